@@ -1,0 +1,243 @@
+"""Record what a student's training loop does to the gradients, as it runs.
+
+The tracer hooks the grader's own model and optimizer:
+
+* a forward hook notes which batch each forward pass saw, and a hook on its output
+  notes when a backward pass goes through it;
+* per-parameter hooks see every gradient that flows in (``register_hook``) and every
+  write to ``.grad`` (``register_post_accumulate_grad_hook``);
+* optimizer step hooks snapshot ``.grad`` and the parameters at each ``step()``.
+
+Clearing has no hook, so each parameter keeps a *ledger*: the sum of contributions
+(stale gradient, backward pass #n, …) the tracer believes ``.grad`` holds. Whenever
+``.grad`` is looked at, the ledger is reconciled with the real tensor: ``None`` or
+zeros mean it was cleared, a multiple means it was rescaled, anything else makes it
+opaque. At each step the ledger says which batches' gradients the step used.
+"""
+from __future__ import annotations
+
+import warnings
+from collections import Counter
+from dataclasses import dataclass, field
+
+import torch
+from torch.optim.optimizer import register_optimizer_step_pre_hook
+
+from . import locations
+from .locations import Location
+
+STALE = "stale"
+UNKNOWN = "?"
+
+
+def close(a: torch.Tensor, b: torch.Tensor) -> bool:
+    return torch.allclose(a, b, rtol=1e-4, atol=1e-6)
+
+
+def is_zero(t: torch.Tensor | None) -> bool:
+    return t is None or t.numel() == 0 or not bool(t.abs().max() > 0)
+
+
+@dataclass
+class Forward:
+    index: int
+    batch: int | None
+    location: Location | None
+
+
+@dataclass
+class Backward:
+    index: int
+    forwards: tuple[int, ...]
+    location: Location | None
+    params_seen: set = field(default_factory=set)
+
+
+@dataclass
+class Clear:
+    how: str
+    location: Location | None
+    after_backward: int  # number of backward passes before it
+
+
+@dataclass
+class Step:
+    index: int
+    location: Location | None
+    grads: list  # .grad of each parameter at step time (clone or None)
+    params: list  # parameters just before the update
+    ledgers: list  # Counter of contributions per parameter
+    backwards_before: int
+
+
+class Ledger:
+    """What one parameter's ``.grad`` is made of: contribution → coefficient."""
+
+    def __init__(self, stale: torch.Tensor | None):
+        self.terms: Counter = Counter()
+        self.value: torch.Tensor | None = None
+        if stale is not None:
+            self.terms[STALE] = 1.0
+            self.value = stale.detach().clone()
+
+    def reconcile(self, actual: torch.Tensor | None) -> None:
+        """Bring the ledger in line with what ``.grad`` really holds now."""
+        if actual is None or is_zero(actual):
+            self.terms.clear()
+            self.value = None
+            return
+        actual = actual.detach()
+        if self.value is not None and close(actual, self.value):
+            return
+        if self.value is not None:
+            factor = float((actual * self.value).sum() / (self.value * self.value).sum())
+            if close(actual, factor * self.value):
+                for key in self.terms:
+                    self.terms[key] *= factor
+                self.value = actual.clone()
+                return
+        self.terms = Counter({UNKNOWN: 1.0})
+        self.value = actual.clone()
+
+    def add(self, backward: int, grad_now: torch.Tensor) -> None:
+        self.terms[backward] += 1.0
+        self.value = grad_now.detach().clone()
+
+
+@dataclass
+class Trace:
+    """Everything the tracer saw during one call of the student's function."""
+
+    forwards: list = field(default_factory=list)
+    backwards: list = field(default_factory=list)
+    clears: list = field(default_factory=list)
+    steps: list = field(default_factory=list)
+    foreign_steps: list = field(default_factory=list)
+    result: object = None
+    error: BaseException | None = None
+    error_location: Location | None = None
+    warnings: list = field(default_factory=list)
+
+    def batches_of(self, backward_index: int) -> list:
+        """The batches whose forward passes a backward pass went through."""
+        forwards = self.backwards[backward_index].forwards
+        if not forwards:
+            return [UNKNOWN]
+        return [self.forwards[f].batch if self.forwards[f].batch is not None else UNKNOWN
+                for f in forwards]
+
+
+class LoopTracer:
+    """Hooks a model and its optimizer; ``run`` calls the student's function under them."""
+
+    def __init__(self, model: torch.nn.Module, optimizer: torch.optim.Optimizer, batch_inputs: list):
+        self.model = model
+        self.optimizer = optimizer
+        self.params = list(model.parameters())
+        self.batch_inputs = batch_inputs
+        self.trace = Trace()
+        self.ledgers = [Ledger(p.grad) for p in self.params]
+        self._pending_forwards: list[int] = []
+        self._current: Backward | None = None
+        self._handles: list = []
+
+    # -- hooks ------------------------------------------------------------------
+    def _which_batch(self, x) -> int | None:
+        for i, candidate in enumerate(self.batch_inputs):
+            if x is candidate:
+                return i
+        for i, candidate in enumerate(self.batch_inputs):
+            if isinstance(x, torch.Tensor) and x.shape == candidate.shape and torch.equal(x, candidate):
+                return i
+        return None
+
+    def _on_forward(self, module, inputs, output):
+        index = len(self.trace.forwards)
+        batch = self._which_batch(inputs[0]) if inputs else None
+        self.trace.forwards.append(Forward(index, batch, locations.current()))
+        if isinstance(output, torch.Tensor) and output.requires_grad:
+            output.register_hook(lambda grad: self._pending_forwards.append(index))
+
+    def _backward_for(self, param_index: int) -> Backward:
+        """The backward pass a gradient arriving at a parameter belongs to."""
+        current = self._current
+        if self._pending_forwards or current is None or param_index in current.params_seen:
+            current = Backward(len(self.trace.backwards), tuple(self._pending_forwards),
+                               locations.current())
+            self._pending_forwards.clear()
+            self.trace.backwards.append(current)
+            self._current = current
+        return current
+
+    def _on_grad_arriving(self, i: int):
+        def hook(grad):
+            self.ledgers[i].reconcile(self.params[i].grad)
+        return hook
+
+    def _on_grad_written(self, i: int):
+        def hook(param):
+            backward = self._backward_for(i)
+            backward.params_seen.add(i)
+            self.ledgers[i].add(backward.index, param.grad)
+        return hook
+
+    def _on_step(self, optimizer, args, kwargs):
+        for ledger, p in zip(self.ledgers, self.params):
+            ledger.reconcile(p.grad)
+        self.trace.steps.append(Step(
+            index=len(self.trace.steps),
+            location=locations.current(),
+            grads=[None if p.grad is None else p.grad.detach().clone() for p in self.params],
+            params=[p.detach().clone() for p in self.params],
+            ledgers=[Counter(ledger.terms) for ledger in self.ledgers],
+            backwards_before=len(self.trace.backwards),
+        ))
+
+    def _on_any_step(self, optimizer, args, kwargs):
+        if optimizer is not self.optimizer:
+            self.trace.foreign_steps.append(locations.current())
+
+    def _wrap_clear(self, owner, how: str):
+        original = owner.zero_grad
+
+        def zero_grad(*args, **kwargs):
+            self.trace.clears.append(Clear(how, locations.current(), len(self.trace.backwards)))
+            return original(*args, **kwargs)
+
+        owner.zero_grad = zero_grad
+        return owner
+
+    # -- running ----------------------------------------------------------------
+    def install(self) -> None:
+        add = self._handles.append
+        add(self.model.register_forward_hook(self._on_forward))
+        for i, p in enumerate(self.params):
+            add(p.register_hook(self._on_grad_arriving(i)))
+            add(p.register_post_accumulate_grad_hook(self._on_grad_written(i)))
+        add(self.optimizer.register_step_pre_hook(self._on_step))
+        add(register_optimizer_step_pre_hook(self._on_any_step))
+        self._wrap_clear(self.optimizer, "optimizer.zero_grad()")
+        self._wrap_clear(self.model, "model.zero_grad()")
+
+    def remove(self) -> None:
+        for handle in self._handles:
+            handle.remove()
+        self._handles.clear()
+        for owner in (self.optimizer, self.model):
+            owner.__dict__.pop("zero_grad", None)
+
+    def run(self, fn, *args) -> Trace:
+        """Call ``fn(*args)`` under the hooks; errors and warnings are recorded, not raised."""
+        self.install()
+        try:
+            with warnings.catch_warnings(record=True) as caught:
+                warnings.simplefilter("always")
+                try:
+                    self.trace.result = fn(*args)
+                except Exception as exc:  # the student's error is data for the judge
+                    self.trace.error = exc
+                    self.trace.error_location = locations.of_exception(exc)
+            self.trace.warnings = [str(w.message) for w in caught]
+        finally:
+            self.remove()
+        return self.trace

@@ -1,0 +1,30 @@
+"""nbgrader configuration: the repository root is the course directory.
+
+The gradebook is SQLite in the root unless NBGRADER_DB_URL names another
+database (any SQLAlchemy URL, e.g. postgresql://user@host/course).
+"""
+import os
+
+c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
+
+root = os.path.dirname(os.path.abspath(__file__))
+c.CourseDirectory.root = root
+c.CourseDirectory.course_id = "autograd-lessons"
+c.CourseDirectory.db_url = os.environ.get(
+    "NBGRADER_DB_URL", "sqlite:///" + os.path.join(root, "gradebook.db")
+)
+
+# Release notebooks keep a plain stub where a solution was.
+c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
+c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
+
+# Training-loop tests run a small model several times; give each cell room.
+c.ExecutePreprocessor.timeout = 120
+c.Execute.timeout = 120
+
+# Feedback never shows the source of hidden tests.
+c.GenerateFeedback.preprocessors = [
+    "nbgrader.preprocessors.GetGrades",
+    "nbgrader.preprocessors.ClearHiddenTests",
+    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
+]
