@@ -122,6 +122,13 @@ def _first_param_off(step, reference: list) -> int:
     return 0
 
 
+def _fit_factor(grads: list, reference: list) -> float:
+    """The scalar c that best explains grads ≈ c · reference."""
+    num = sum(float((g * r).sum()) for g, r in zip(grads, reference) if g is not None)
+    den = sum(float((r * r).sum()) for r in reference)
+    return num / den if den else 0.0
+
+
 def label_step(trace: Trace, step, case: LoopCase, reference: list) -> tuple[str, Counter]:
     """Name what a step's gradient was: ok, empty, stale, accumulated, lagging, …"""
     i = _first_param_off(step, reference)
@@ -141,7 +148,10 @@ def label_step(trace: Trace, step, case: LoopCase, reference: list) -> tuple[str
         if case.accum_steps > 1:
             if _all_close(step.grads, reference, case.accum_steps):
                 return "unscaled", held
-            return "wrong_scale", held
+            factor = _fit_factor(step.grads, reference)
+            if _all_close(step.grads, reference, factor):
+                return "wrong_scale", Counter({b: factor for b in group})
+            return "other", held
         if len(counts) == 1 and next(iter(counts)) > 1 and _all_close(
                 step.grads, reference, next(iter(counts))):
             return "doubled", held
@@ -198,17 +208,28 @@ def _step_verdict(trace: Trace, case: LoopCase, labels: list) -> Verdict | None:
     k = bad[0]
     label, held = labels[k]
     step = trace.steps[k]
+    last_backward = trace.backwards[step.backwards_before - 1] if step.backwards_before else None
     fields = dict(step=k + 1, where=locations.describe(step.location), used=describe(held),
+                  backward_where=locations.describe(last_backward and last_backward.location),
                   expected=describe_group(case.group(k)), accum=case.accum_steps)
     later = [lab for lab, _ in labels[k + 1:]]
     if label == "empty":
-        if step.backwards_before == 0 or (k > 0 and step.backwards_before == trace.steps[k - 1].backwards_before):
+        backward_since_last_step = step.backwards_before > (
+            trace.steps[k - 1].backwards_before if k > 0 else 0)
+        if not backward_since_last_step:
+            if len(trace.backwards) > step.backwards_before:
+                after = trace.backwards[step.backwards_before]
+                fields["backward_where"] = locations.describe(after.location)
+                return Verdict.fail("step_before_backward", "loop.step_before_backward_empty",
+                                    **fields)
             return Verdict.fail("no_backward", "loop.no_backward", **fields)
         return Verdict.fail("cleared_before_step", "loop.cleared_before_step",
                             clear_where=_clear_between(trace, step), **fields)
     if label == "stale":
         if later and all(lab == "ok" for lab in later):
             return Verdict.fail("stale_first_step", "loop.stale_first_step", **fields)
+        if later and all(lab == "lagging" for lab in later):
+            return _step_verdict(trace, case, [("ok", Counter())] + labels[1:])
         worst = next((j for j in range(len(labels) - 1, k, -1) if labels[j][0] != "ok"), k)
         fields.update(step=worst + 1, where=locations.describe(trace.steps[worst].location),
                       used=describe(labels[worst][1]), expected=describe_group(case.group(worst)))
@@ -227,8 +248,7 @@ def _step_verdict(trace: Trace, case: LoopCase, labels: list) -> Verdict | None:
     if label == "partial":
         return Verdict.fail("cleared_inside_group", "loop.cleared_inside_group", **fields)
     if label == "wrong_scale":
-        ref = Counter(held)
-        factor = sum(ref.values()) / case.accum_steps if ref else 0
+        factor = next(iter(held.values()))
         return Verdict.fail("wrong_scale", "loop.wrong_scale", factor=f"{factor:.3g}", **fields)
     return Verdict.fail("wrong_gradient", "loop.wrong_gradient", **fields)
 
