@@ -1,7 +1,8 @@
 """The grader's words, read from ``locale/<lang>.toml`` so a translation never touches code.
 
 The language comes from the ``AUTOGRAD_LESSONS_LANG`` environment variable (default
-``en``); a key missing from a translation falls back to English.
+``en``); a key missing from a translation falls back to English. The ``lessons``
+package reads its own locale folder through the same class.
 """
 from __future__ import annotations
 
@@ -10,26 +11,37 @@ import os
 import tomllib
 from pathlib import Path
 
-LOCALE_DIR = Path(__file__).parent / "locale"
-
-
-@functools.cache
-def _catalogue(lang: str) -> dict:
-    path = LOCALE_DIR / f"{lang}.toml"
-    if not path.exists():
-        return {}
-    with path.open("rb") as f:
-        return tomllib.load(f)
-
 
 def language() -> str:
     return os.environ.get("AUTOGRAD_LESSONS_LANG", "en")
 
 
-def text(key: str, **fields) -> str:
-    """Return the message ``section.name`` with ``fields`` filled in."""
-    section, name = key.split(".", 1)
-    template = _catalogue(language()).get(section, {}).get(name)
-    if template is None:
-        template = _catalogue("en")[section][name]
-    return template.format(**fields)
+class Messages:
+    """Message templates of one package, looked up as ``section.name``."""
+
+    def __init__(self, locale_dir: Path):
+        self.locale_dir = Path(locale_dir)
+
+    @functools.cache
+    def catalogue(self, lang: str) -> dict:
+        path = self.locale_dir / f"{lang}.toml"
+        if not path.exists():
+            return {}
+        with path.open("rb") as f:
+            return tomllib.load(f)
+
+    def raw(self, key: str):
+        """The entry at ``key`` (a string, list or table) in the student's language."""
+        node_lang, node_en = self.catalogue(language()), self.catalogue("en")
+        for part in key.split("."):
+            node_lang = node_lang.get(part) if isinstance(node_lang, dict) else None
+            node_en = node_en[part]
+        return node_lang if node_lang is not None else node_en
+
+    def text(self, key: str, **fields) -> str:
+        """The message at ``key`` with ``fields`` filled in."""
+        return self.raw(key).format(**fields)
+
+
+_GRADER = Messages(Path(__file__).parent / "locale")
+text = _GRADER.text

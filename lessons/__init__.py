@@ -1,0 +1,1 @@
+"""What the lesson notebooks import: widgets, plots, Quick Checks, exercises and hints."""

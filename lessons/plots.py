@@ -1,0 +1,70 @@
+"""Figures for lesson 3. Each returns the figure and a caption that states what it shows.
+
+The caption is the plot's text alternative: a reader who cannot see the figure gets
+the same numbers from it.
+"""
+from __future__ import annotations
+
+
+import matplotlib.pyplot as plt
+
+from . import demos
+from .text import text
+
+
+def pile_up_figure(calls: int):
+    data = demos.pile_up(calls)
+    steps = list(range(1, calls + 1))
+    fig, ax = plt.subplots(figsize=(6, 3.2))
+    ax.plot(steps, data["without"], "o-", color="tab:red", label=text("pileup.without"))
+    ax.plot(steps, data["with"], "s--", color="tab:blue", label=text("pileup.with"))
+    ax.set(title=text("pileup.title"), xlabel=text("pileup.xlabel"), ylabel=text("pileup.ylabel"))
+    ax.set_xticks(steps)
+    ax.set_ylim(0, max(data["without"]) * 1.15)
+    ax.legend(loc="upper left")
+    fig.tight_layout()
+    caption = text("pileup.caption", calls=calls, w=data["w"], piled=data["without"][-1],
+                   single=data["with"][-1])
+    return fig, caption
+
+
+def training_figure(steps: int = 40, lr: float = 0.05):
+    with_clear = demos.train_regression(True, steps, lr)
+    without = demos.train_regression(False, steps, lr)
+    fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
+    for ax, losses, key, color in ((axes[0], with_clear, "training.title_with", "tab:blue"),
+                                   (axes[1], without, "training.title_without", "tab:red")):
+        ax.plot(range(1, steps + 1), losses, color=color)
+        ax.set_yscale("log")
+        ax.set(title=text(key), xlabel=text("training.xlabel"))
+    axes[0].set_ylabel(text("training.ylabel"))
+    fig.tight_layout()
+    rises = sum(b > a for a, b in zip(without, without[1:]))
+    caption = text("training.caption", lr=lr, steps=steps, final_with=with_clear[-1],
+                   final_without=without[-1], rises=rises)
+    return fig, caption
+
+
+def health_figure():
+    data = demos.gradient_health()
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.4))
+    units = data["unit_norms"]
+    colors = ["tab:red" if n == 0 else "tab:gray" for n in units]
+    axes[0].bar(range(1, len(units) + 1), units, color=colors)
+    axes[0].set(title=text("health.title_dead"), xlabel=text("health.unit_xlabel"),
+                ylabel=text("health.unit_ylabel"))
+    axes[0].set_xticks(range(1, len(units) + 1))
+    layers = range(1, len(data["healthy_norms"]) + 1)
+    axes[1].semilogy(layers, list(data["healthy_norms"].values()), "o-", label=text("health.healthy"))
+    axes[1].semilogy(layers, list(data["exploding_norms"].values()), "o-", color="tab:red",
+                     label=text("health.exploding"))
+    axes[1].set(title=text("health.title_exploding"), xlabel=text("health.xlabel"),
+                ylabel=text("health.ylabel"))
+    axes[1].legend()
+    fig.tight_layout()
+    healthy, exploding = data["healthy_norms"].values(), data["exploding_norms"].values()
+    caption = text("health.caption", dead=data["dead_units"], units=data["hidden_units"],
+                   depth=len(data["healthy_norms"]), healthy_min=min(healthy),
+                   healthy_max=max(healthy), exploding_max=max(exploding),
+                   ratio=max(exploding) / max(healthy))
+    return fig, caption

@@ -1,0 +1,60 @@
+"""Quick Check questions: a multiple-choice widget with an explanation for every choice,
+and ``check_quiz`` for the graded answer cells (its AssertionError is the feedback)."""
+from __future__ import annotations
+
+import ipywidgets as widgets
+
+from .text import raw, text
+
+# question id → the letter of the best answer; the wording lives in the locale file.
+ANSWERS = {
+    "l3_q1": "b",
+    "l3_q2": "c",
+    "l3_q3": "b",
+    "l3_q4": "b",
+}
+LETTERS = ("a", "b", "c", "d")
+
+
+def explanation(qid: str, letter: str) -> str:
+    return raw(f"quiz.{qid}.why_{letter}")
+
+
+class MultipleChoice(widgets.VBox):
+    """One question, its choices as radio buttons, a Check button and the explanation."""
+
+    def __init__(self, qid: str):
+        self.qid = qid
+        self.choices = widgets.RadioButtons(
+            options=[(f"{letter}) {raw(f'quiz.{qid}.{letter}')}", letter) for letter in LETTERS],
+            value=None, layout=widgets.Layout(width="auto"))
+        self.button = widgets.Button(description=text("quiz.check"), button_style="primary")
+        self.feedback = widgets.HTML()
+        self.button.on_click(lambda _: self.reveal())
+        super().__init__([widgets.HTML(f"<b>{raw(f'quiz.{qid}.question')}</b>"),
+                          self.choices, self.button, self.feedback])
+
+    def reveal(self) -> None:
+        letter = self.choices.value
+        if letter is None:
+            self.feedback.value = text("quiz.choose")
+            return
+        verdict = text("quiz.correct") if letter == ANSWERS[self.qid] else text("quiz.incorrect")
+        self.feedback.value = f"<p class='quiz-feedback'><b>{verdict}</b> {explanation(self.qid, letter)}</p>"
+
+
+def quick_check(*qids: str) -> widgets.VBox:
+    return widgets.VBox([MultipleChoice(qid) for qid in qids])
+
+
+def check_quiz(qid: str, answer) -> None:
+    """Graded answer cell: ``answer`` must be the best choice's letter."""
+    __tracebackhide__ = True
+    letter = answer.strip().lower().rstrip(")") if isinstance(answer, str) else answer
+    if letter not in LETTERS:
+        raise AssertionError(text("quiz.unanswered", qid=qid, choices=", ".join(LETTERS),
+                                  got=repr(answer)))
+    if letter != ANSWERS[qid]:
+        raise AssertionError(text("quiz.wrong", qid=qid, got=letter,
+                                  why=explanation(qid, letter)))
+    print(text("quiz.correct"), explanation(qid, letter))
