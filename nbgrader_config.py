@@ -22,9 +22,11 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 c.ExecutePreprocessor.timeout = 120
 c.Execute.timeout = 120
 
-# Feedback never shows the source of hidden tests.
+# Feedback never shows the source of hidden tests: neither the cell's source nor the
+# lines an error traceback quotes from it.
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
+    "autograder.nbgrader_ext.ConciseTestErrors",
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]

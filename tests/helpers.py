@@ -1,0 +1,67 @@
+"""Shared helpers: a throw-away Jupyter home, notebook surgery, running nbgrader for real."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+
+ROOT = Path(__file__).resolve().parent.parent
+BIN = Path(sys.executable).parent
+
+
+def isolated_env(home: Path) -> dict:
+    """Environment for Jupyter/nbgrader processes that writes nothing outside ``home``."""
+    home.mkdir(parents=True, exist_ok=True)
+    env = dict(os.environ)
+    env.update({
+        "HOME": str(home),
+        "JUPYTER_CONFIG_DIR": str(home / ".jupyter"),
+        "JUPYTER_DATA_DIR": str(home / ".local/share/jupyter"),
+        "JUPYTER_RUNTIME_DIR": str(home / ".local/share/jupyter/runtime"),
+        "IPYTHONDIR": str(home / ".ipython"),
+        "MPLCONFIGDIR": str(home / ".matplotlib"),
+        "PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}",
+        "PYTHONWARNINGS": "ignore::DeprecationWarning",
+    })
+    env.pop("NBGRADER_DB_URL", None)
+    return env
+
+
+def nbgrader(args: list, course: Path, env: dict, check: bool = True) -> subprocess.CompletedProcess:
+    result = subprocess.run([str(BIN / "nbgrader"), *args], cwd=course, env=env,
+                            capture_output=True, text=True, timeout=900)
+    if check and result.returncode != 0:
+        raise AssertionError(f"nbgrader {' '.join(args)} failed:\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def read(path: Path) -> nbformat.NotebookNode:
+    return nbformat.read(str(path), as_version=4)
+
+
+def grade_id(cell) -> str | None:
+    return cell.metadata.get("nbgrader", {}).get("grade_id")
+
+
+def solution_code(source_cell) -> str:
+    """A source solution cell with the solution markers removed: what a good student writes."""
+    lines = source_cell.source.splitlines()
+    return "\n".join(line for line in lines if "### BEGIN SOLUTION" not in line
+                     and "### END SOLUTION" not in line)
+
+
+def fill(release_nb, answers: dict):
+    """A copy of a release notebook with the given solution cells replaced by ``answers``."""
+    nb = nbformat.from_dict(release_nb)
+    for cell in nb.cells:
+        if grade_id(cell) in answers:
+            cell.source = answers[grade_id(cell)]
+    return nb
+
+
+def solutions(source_nb) -> dict:
+    return {grade_id(c): solution_code(c) for c in source_nb.cells
+            if c.metadata.get("nbgrader", {}).get("solution")}

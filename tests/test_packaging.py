@@ -1,0 +1,44 @@
+"""The project's own files agree with each other: pyproject, environment.yml, README, CI."""
+from __future__ import annotations
+
+import re
+import tomllib
+
+import yaml
+
+from helpers import ROOT
+
+# pip distribution → conda-forge package (when the names differ)
+CONDA_NAME = {"torch": "pytorch-cpu"}
+
+
+def _requirement(spec: str) -> tuple[str, str]:
+    name = re.match(r"[A-Za-z0-9_.\-]+", spec).group(0)
+    return name.lower(), spec[len(name):].strip()
+
+
+def test_environment_yml_matches_pyproject():
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    env = yaml.safe_load((ROOT / "environment.yml").read_text())
+    conda = dict(_requirement(d) for d in env["dependencies"] if isinstance(d, str))
+    for dep in project["dependencies"]:
+        name, version = _requirement(dep)
+        conda_name = CONDA_NAME.get(name, name)
+        assert conda_name in conda, f"{dep} from pyproject.toml is missing in environment.yml"
+        assert conda[conda_name] == version, f"{name}: pyproject {version!r} vs conda {conda[conda_name]!r}"
+    pip_part = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    assert "-e ." in pip_part, "Binder must install this package"
+    assert "pytorch" not in conda and "cpu" in CONDA_NAME["torch"], "Binder must get a CPU-only build"
+
+
+def test_ci_runs_the_readme_test_command():
+    readme = (ROOT / "README.md").read_text()
+    ci = (ROOT / ".ci/run").read_text()
+    assert "make test" in readme and "make lab" in readme
+    assert re.search(r"^make test$", ci, re.M)
+
+
+def test_fixed_assignment_layout():
+    for name in ["03_zeroing_grad"]:
+        assert (ROOT / "source" / name / f"{name}.ipynb").exists()
+        assert (ROOT / "release" / name / f"{name}.ipynb").exists()
