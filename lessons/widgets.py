@@ -1,9 +1,11 @@
 """Widgets that let a student watch autograd work. Every plot comes with its caption.
 
-``show(fig, caption)`` is the one way a figure reaches the notebook: the picture in an
-Output widget, the caption as text under it (read by screen readers, and by tests).
+A figure reaches the notebook as a PNG in an Image widget with its caption as text
+under it (read by screen readers, and by tests): ``figure_box(fig, caption)``.
 """
 from __future__ import annotations
+
+import io
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -13,13 +15,22 @@ from . import plots
 from .text import text
 
 
-def figure_box(fig, caption: str) -> widgets.VBox:
-    """A plot and its caption, stacked; the figure is closed once drawn."""
-    out = widgets.Output()
-    with out:
-        display(fig)
+def png(fig) -> bytes:
+    """The figure as PNG bytes; the figure is closed, so nothing else draws it again."""
+    buffer = io.BytesIO()
+    fig.savefig(buffer, format="png", dpi=80)
     plt.close(fig)
-    return widgets.VBox([out, widgets.HTML(f"<p class='lesson-caption'>{caption}</p>")])
+    return buffer.getvalue()
+
+
+def caption_html(caption: str) -> str:
+    return f"<p class='lesson-caption'>{caption}</p>"
+
+
+def figure_box(fig, caption: str) -> widgets.VBox:
+    """A plot and its caption, stacked."""
+    return widgets.VBox([widgets.Image(value=png(fig), format="png"),
+                         widgets.HTML(caption_html(caption))])
 
 
 def show(fig, caption: str) -> None:
@@ -35,7 +46,7 @@ class GradPileUp(widgets.VBox):
                                         description=text("pileup.slider"),
                                         style={"description_width": "initial"},
                                         continuous_update=False)
-        self.plot = widgets.Output()
+        self.plot = widgets.Image(format="png")
         self.caption = widgets.HTML()
         super().__init__([self.slider, self.plot, self.caption])
         self.slider.observe(lambda change: self.redraw(), names="value")
@@ -43,11 +54,8 @@ class GradPileUp(widgets.VBox):
 
     def redraw(self) -> None:
         fig, caption = plots.pile_up_figure(self.slider.value)
-        with self.plot:
-            self.plot.clear_output(wait=True)
-            display(fig)
-        plt.close(fig)
-        self.caption.value = f"<p class='lesson-caption'>{caption}</p>"
+        self.plot.value = png(fig)
+        self.caption.value = caption_html(caption)
 
 
 def training_demo() -> None:

@@ -1,0 +1,188 @@
+"""The lessons package: demos compared with PyTorch itself, widgets, Quick Checks, hints, exercise (a)/(d) judges."""
+from __future__ import annotations
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+
+from autograder.manual import judge_fit_line  # noqa: E402
+from autograder.predict import judge_predictions, true_values  # noqa: E402
+from lessons import demos, exercises, quiz, widgets  # noqa: E402
+
+
+def test_pile_up_matches_repeated_backward():
+    data = demos.pile_up(4, w_value=2.0)
+    single = 6 * 2.0  # d(3w²)/dw
+    assert data["with"] == [single] * 4
+    assert data["without"] == [single * k for k in range(1, 5)]
+
+
+def test_training_without_zero_grad_is_worse():
+    with_clear, without = demos.train_regression(True), demos.train_regression(False)
+    assert with_clear[-1] < 0.05 < without[-1]
+    assert all(b <= a for a, b in zip(with_clear, with_clear[1:]))
+
+
+def test_gradient_health_finds_the_dead_units_and_the_explosion():
+    data = demos.gradient_health()
+    assert data["dead_units"] == data["expected_dead"] == 3
+    assert max(data["exploding_norms"].values()) > 1e4 * max(data["healthy_norms"].values())
+
+
+def test_pile_up_widget_redraws_when_the_slider_moves():
+    w = widgets.GradPileUp(calls=2)
+    before = w.caption.value
+    first_plot = bytes(w.plot.value)
+    assert "w.grad = 24" in before and first_plot.startswith(b"\x89PNG")
+    w.slider.value = 5
+    assert w.caption.value != before and "w.grad = 60" in w.caption.value
+    assert bytes(w.plot.value).startswith(b"\x89PNG") and bytes(w.plot.value) != first_plot
+
+
+def test_figure_box_holds_plot_and_caption():
+    from lessons import plots
+    box = widgets.figure_box(*plots.training_figure(steps=10))
+    image, caption = box.children
+    assert bytes(image.value).startswith(b"\x89PNG") and "10 steps" in caption.value
+
+
+@pytest.mark.parametrize("qid", sorted(quiz.ANSWERS))
+def test_quiz_right_and_wrong_answers(qid, capsys):
+    right = quiz.ANSWERS[qid]
+    quiz.check_quiz(qid, right.upper() + ")")
+    for letter in quiz.LETTERS:
+        if letter != right:
+            with pytest.raises(AssertionError, match=f"{letter} is not the best answer"):
+                quiz.check_quiz(qid, letter)
+    with pytest.raises(AssertionError, match="choose|set your answer"):
+        quiz.check_quiz(qid, None)
+
+
+def test_quiz_widget_shows_the_explanation_of_the_clicked_choice():
+    q = quiz.MultipleChoice("l3_q2")
+    q.button.click()
+    assert "Choose" in q.feedback.value
+    q.choices.value = "b"
+    q.button.click()
+    assert "Not quite" in q.feedback.value and "throws away" in q.feedback.value
+    q.choices.value = "c"
+    q.button.click()
+    assert "Correct" in q.feedback.value
+
+
+def test_hints_are_tiered(capsys):
+    exercises.train_loop.hint()
+    first = capsys.readouterr().out
+    exercises.train_loop.hint(2)
+    second = capsys.readouterr().out
+    assert "Hint 1 of 3" in first and "Hint 2 of 3" in second and first != second
+    exercises.train_loop.hint(9)
+    assert "last hint" in capsys.readouterr().out
+
+
+def test_exercise_check_prints_the_diagnosis(capsys):
+    def train(model, optimizer, loss_fn, batches):
+        return [0.0]
+    assert exercises.train_loop.check(train) is False
+    assert "never called" in capsys.readouterr().out
+
+
+# -- exercise (a): predictions, judged against what PyTorch really does -------------
+def test_true_values_come_from_pytorch():
+    w = torch.tensor(3.0, requires_grad=True)
+    (2 * w ** 2).backward()
+    assert true_values()["grad_after_one"] == w.grad.item() == 12.0
+
+
+@pytest.mark.parametrize("answers,part,ok,words", [
+    ({"grad_before": None, "grad_after_one": 12.0}, "visible", True, ""),
+    ({"grad_before": None, "grad_after_one": 12}, "visible", True, ""),
+    ({"grad_before": 0.0, "grad_after_one": 12.0}, "visible", False, "should be None"),
+    ({"grad_before": None, "grad_after_one": "12"}, "visible", False, "should be a number"),
+    ({"grad_before": None, "grad_after_one": 6.0}, "visible", False, "w = 3.0"),
+    ({"grad_after_two": 24.0, "grad_after_clear": 12.0}, "hidden", True, ""),
+    ({"grad_after_two": 12.0, "grad_after_clear": 12.0}, "hidden", False, "adds into .grad"),
+    ({"grad_after_two": 24.0, "grad_after_clear": 36.0}, "hidden", False, "starts from nothing"),
+])
+def test_predictions(answers, part, ok, words):
+    verdict = judge_predictions(answers, part)
+    assert verdict.ok is ok, verdict.message
+    assert words in verdict.message
+
+
+# -- exercise (d): manual SGD, right and wrong ----------------------------------------
+def fit_right(w, b, xs, ys, lr, steps):
+    for _ in range(steps):
+        w.grad = None
+        b.grad = None
+        ((w * xs + b - ys) ** 2).mean().backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+
+
+def fit_zero_inplace(w, b, xs, ys, lr, steps):
+    for _ in range(steps):
+        for t in (w, b):
+            if t.grad is not None:
+                t.grad.zero_()
+        ((w * xs + b - ys) ** 2).mean().backward()
+        with torch.no_grad():
+            w.sub_(lr * w.grad)
+            b.sub_(lr * b.grad)
+
+
+def fit_never_clears(w, b, xs, ys, lr, steps):
+    for _ in range(steps):
+        ((w * xs + b - ys) ** 2).mean().backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+
+
+def fit_clears_after(w, b, xs, ys, lr, steps):
+    for _ in range(steps):
+        ((w * xs + b - ys) ** 2).mean().backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        w.grad = b.grad = None
+
+
+def fit_no_no_grad(w, b, xs, ys, lr, steps):
+    for _ in range(steps):
+        w.grad = b.grad = None
+        ((w * xs + b - ys) ** 2).mean().backward()
+        w -= lr * w.grad
+        b -= lr * b.grad
+
+
+def fit_rebinds(w, b, xs, ys, lr, steps):
+    for _ in range(steps):
+        ((w * xs + b - ys) ** 2).mean().backward()
+        w = w - lr * w.grad
+        b = b - lr * b.grad
+
+
+def fit_wrong_lr(w, b, xs, ys, lr, steps):
+    fit_right(w, b, xs, ys, lr * 2, steps)
+
+
+@pytest.mark.parametrize("fn,mistake,words", [
+    (fit_right, None, ""),
+    (fit_zero_inplace, None, ""),
+    (fit_never_clears, "never_cleared", "never cleared"),
+    (fit_clears_after, "stale_first_step", "stale gradient"),
+    (fit_no_no_grad, "inplace_on_leaf", "torch.no_grad()"),
+    (fit_rebinds, "not_leaf", "no longer the leaf"),
+    (fit_wrong_lr, "wrong_values", "gradient descent from the same start"),
+    ("not a function", "not_callable", "not a function"),
+])
+def test_fit_line(fn, mistake, words):
+    verdict = judge_fit_line(fn, "all")
+    assert verdict.ok is (mistake is None), verdict.message
+    if mistake:
+        assert verdict.mistake == mistake and words in verdict.message, verdict.message
