@@ -71,37 +71,52 @@ class Step:
 
 
 class Ledger:
-    """What one parameter's ``.grad`` is made of: contribution → coefficient."""
+    """What one parameter's ``.grad`` is made of: contribution → coefficient.
+
+    ``value`` is what the ledger believes ``.grad`` holds. The tensor object it last saw
+    and that tensor's version counter (bumped by every in-place change) let
+    ``reconcile`` skip the value comparison when ``.grad`` has not been touched.
+    """
 
     def __init__(self, stale: torch.Tensor | None):
         self.terms: Counter = Counter()
         self.value: torch.Tensor | None = None
+        self._seen: tuple | None = None
         if stale is not None:
             self.terms[STALE] = 1.0
-            self.value = stale.detach().clone()
+            self._remember(stale)
+
+    def _remember(self, grad: torch.Tensor) -> None:
+        self.value = grad.detach().clone()
+        self._seen = (grad, grad._version)
+
+    def _untouched(self, actual: torch.Tensor) -> bool:
+        return self._seen is not None and actual is self._seen[0] and actual._version == self._seen[1]
 
     def reconcile(self, actual: torch.Tensor | None) -> None:
         """Bring the ledger in line with what ``.grad`` really holds now."""
+        if actual is not None and self._untouched(actual):
+            return
         if actual is None or is_zero(actual):
             self.terms.clear()
-            self.value = None
+            self.value, self._seen = None, None
             return
-        actual = actual.detach()
         if self.value is not None and close(actual, self.value):
+            self._seen = (actual, actual._version)
             return
         if self.value is not None:
             factor = float((actual * self.value).sum() / (self.value * self.value).sum())
             if close(actual, factor * self.value):
                 for key in self.terms:
                     self.terms[key] *= factor
-                self.value = actual.clone()
+                self._remember(actual)
                 return
         self.terms = Counter({UNKNOWN: 1.0})
-        self.value = actual.clone()
+        self._remember(actual)
 
     def add(self, backward: int, grad_now: torch.Tensor) -> None:
         self.terms[backward] += 1.0
-        self.value = grad_now.detach().clone()
+        self._remember(grad_now)
 
 
 @dataclass

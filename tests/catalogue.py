@@ -197,6 +197,19 @@ TRAIN_LOOP = [
                 losses.append(loss.item())
             return losses
     """),
+    loop("old_style_data_zero", """
+        def train(model, optimizer, loss_fn, batches):
+            losses = []
+            for x, y in batches:
+                for p in model.parameters():
+                    if p.grad is not None:
+                        p.grad.data.zero_()
+                loss = loss_fn(model(x), y)
+                loss.backward()
+                optimizer.step()
+                losses.append(loss.item())
+            return losses
+    """),
     # ---- mistakes ----
     loop("never_cleared", """
         def train(model, optimizer, loss_fn, batches):
@@ -232,6 +245,18 @@ TRAIN_LOOP = [
             return losses
     """, "cleared_before_step", ["between loss.backward() and optimizer.step()", "line 6",
                                  "line 7", "step 1"]),
+    loop("data_zero_between_backward_and_step", """
+        def train(model, optimizer, loss_fn, batches):
+            losses = []
+            for x, y in batches:
+                loss = loss_fn(model(x), y)
+                loss.backward()
+                for p in model.parameters():
+                    p.grad.data.zero_()
+                optimizer.step()
+                losses.append(loss.item())
+            return losses
+    """, "cleared_before_step", ["between loss.backward() and optimizer.step()", "line 8"]),
     loop("step_before_backward", """
         def train(model, optimizer, loss_fn, batches):
             losses = []

@@ -1,0 +1,146 @@
+"""Benchmark for lesson 3. Prints figures measured in one run, each beside its baseline.
+
+1. Run-All of the source notebook in a fresh kernel: time (kernel start excluded) and the
+   kernel's peak memory. Targets: ≤ 10 s, ≤ 1 GB (Binder gives ~1 CPU and 2 GB).
+2. nbgrader autograde per submission, against a floor: a fresh kernel that only imports torch.
+3. The loop grader's tracing overhead on a 200-step loop, against the same loop untraced.
+   Target: ≤ 2×.
+
+Usage: python benchmarks/bench_lesson3.py [--students N] [--repeats R]
+"""
+from __future__ import annotations
+
+import argparse
+import shutil
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import nbformat
+import torch
+from nbclient import NotebookClient
+from nbformat.v4 import new_code_cell, new_notebook
+from torch import nn
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tests"))
+from helpers import fill, isolated_env, nbgrader, read, solutions  # noqa: E402
+
+from autograder.trace import LoopTracer  # noqa: E402
+
+NB = ROOT / "source" / "03_zeroing_grad" / "03_zeroing_grad.ipynb"
+PEAK = "import resource; print('PEAK_KB', resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)"
+
+
+def run_all(nb, env, workdir) -> tuple[float, float]:
+    """Seconds to execute every cell in a started kernel, and the kernel's peak RSS in MB."""
+    nb = nbformat.from_dict(nb)
+    nb.cells.append(new_code_cell(PEAK))
+    client = NotebookClient(nb, timeout=300, kernel_name="python3",
+                            resources={"metadata": {"path": str(workdir)}})
+    with client.setup_kernel(env=env):
+        start = time.perf_counter()
+        for index, cell in enumerate(nb.cells):
+            client.execute_cell(cell, index)
+        elapsed = time.perf_counter() - start
+    text = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    peak_kb = int(text.split("PEAK_KB")[1].split()[0])
+    return elapsed, peak_kb / 1024
+
+
+def fresh_kernel_seconds(source: str, env, workdir) -> float:
+    """Wall time of a fresh kernel that runs one cell: kernel start included."""
+    nb = new_notebook(cells=[new_code_cell(source)])
+    start = time.perf_counter()
+    NotebookClient(nb, timeout=120, kernel_name="python3",
+                   resources={"metadata": {"path": str(workdir)}}).execute(env=env)
+    return time.perf_counter() - start
+
+
+def autograde_seconds(students: int, env, tmp: Path) -> float:
+    course = tmp / "course"
+    shutil.copy(ROOT / "nbgrader_config.py", course.mkdir() or course)
+    shutil.copytree(ROOT / "source", course / "source")
+    nbgrader(["generate_assignment", "03_zeroing_grad", "--force"], course, env)
+    release = read(course / "release/03_zeroing_grad/03_zeroing_grad.ipynb")
+    solved = fill(release, solutions(read(NB)))
+    for i in range(students):
+        folder = course / "submitted" / f"s{i:03d}" / "03_zeroing_grad"
+        folder.mkdir(parents=True)
+        nbformat.write(solved, str(folder / "03_zeroing_grad.ipynb"))
+    start = time.perf_counter()
+    nbgrader(["autograde", "03_zeroing_grad", "--create"], course, env)
+    return (time.perf_counter() - start) / students
+
+
+def _loop(model, optimizer, loss_fn, batches):
+    for x, y in batches:
+        optimizer.zero_grad()
+        loss = loss_fn(model(x), y)
+        loss.backward()
+        optimizer.step()
+
+
+def tracing_overhead(steps: int, repeats: int) -> tuple[float, float]:
+    """Median seconds of a bare and a traced 200-step loop on a small MLP."""
+    gen = torch.Generator().manual_seed(0)
+    batches = [(torch.randn(64, 32, generator=gen), torch.randn(64, 1, generator=gen))
+               for _ in range(steps)]
+
+    def setup():
+        torch.manual_seed(0)
+        model = nn.Sequential(nn.Linear(32, 128), nn.ReLU(), nn.Linear(128, 128), nn.ReLU(),
+                              nn.Linear(128, 1))
+        return model, torch.optim.SGD(model.parameters(), lr=0.01), nn.MSELoss()
+
+    bare, traced = [], []
+    for _ in range(repeats):
+        model, opt, loss_fn = setup()
+        start = time.perf_counter()
+        _loop(model, opt, loss_fn, batches)
+        bare.append(time.perf_counter() - start)
+        model, opt, loss_fn = setup()
+        tracer = LoopTracer(model, opt, [x for x, _ in batches])
+        start = time.perf_counter()
+        trace = tracer.run(_loop, model, opt, loss_fn, batches)
+        traced.append(time.perf_counter() - start)
+        assert trace.error is None and len(trace.steps) == steps
+    return statistics.median(bare), statistics.median(traced)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--students", type=int, default=3)
+    parser.add_argument("--repeats", type=int, default=5)
+    args = parser.parse_args()
+    torch.set_num_threads(1)  # Binder gives one CPU
+
+    with tempfile.TemporaryDirectory() as tmp:
+        tmp = Path(tmp)
+        env = isolated_env(tmp / "home")
+        fresh_kernel_seconds("import matplotlib.pyplot", env, tmp)  # font cache, once
+
+        print("== 1. Run-All of 03_zeroing_grad (kernel already started) ==")
+        runs = [run_all(read(NB), env, tmp) for _ in range(2)]
+        seconds = min(r[0] for r in runs)
+        peak = max(r[1] for r in runs)
+        print(f"run-all time      {seconds:6.2f} s   (target ≤ 10 s)")
+        print(f"kernel peak RSS   {peak:6.0f} MB  (target ≤ 1024 MB)")
+
+        print("== 2. nbgrader autograde, per submission ==")
+        floor = fresh_kernel_seconds("import torch", env, tmp)
+        per = autograde_seconds(args.students, env, tmp)
+        print(f"floor: fresh kernel + import torch   {floor:6.2f} s")
+        print(f"autograde per submission ({args.students} students)  {per:6.2f} s   "
+              f"= {per / floor:.2f} × floor")
+
+    print("== 3. tracing overhead, 200-step loop (MLP 32-128-128-1, batch 64) ==")
+    bare, traced = tracing_overhead(200, args.repeats)
+    print(f"bare loop   {bare * 1000:7.1f} ms")
+    print(f"traced loop {traced * 1000:7.1f} ms   = {traced / bare:.2f} × bare   (target ≤ 2×)")
+
+
+if __name__ == "__main__":
+    main()
