@@ -1,9 +1,9 @@
 """The checks notebooks call. Each raises ``AssertionError`` carrying the feedback.
 
 The same function serves a visible test cell (``cases="visible"``), a hidden test cell
-(``cases="hidden"``) and a student's own ``check()``. Nothing a correct solution
-does may reach stderr here: nbgrader scores a test cell with any stderr output 0, so
-warnings raised while the student's code runs are recorded, never printed.
+(``cases="hidden"``) and a student's own ``exercise.check()``. Nothing a correct
+solution does may reach stderr here: nbgrader scores a test cell with any stderr
+output 0, so warnings raised while the student's code runs are recorded, never printed.
 """
 from __future__ import annotations
 
@@ -11,6 +11,7 @@ import contextlib
 import io
 import warnings
 
+from . import backward, graph, inference
 from . import cases as case_sets
 from . import messages
 from .judge import Verdict, judge_loop
@@ -27,55 +28,100 @@ def _quiet():
             yield
 
 
-def _selected(case_table: dict, cases: str) -> list:
-    if cases == "all":
-        return case_table["visible"] + case_table["hidden"]
-    return case_table[cases]
-
-
-def _raise_unless_ok(verdict: Verdict, what: str) -> None:
-    __tracebackhide__ = True
-    if not verdict.ok:
-        raise AssertionError(verdict.message)
-    print(messages.text("general.passed", what=what))
-
-
-def _check_loop(fn, table: dict, cases: str, name: str) -> None:
+def _check(judge, subject, cases: str, what: str) -> None:
+    """Run a judge quietly; raise its message, or print that everything passed."""
     __tracebackhide__ = True
     with _quiet():
-        for case in _selected(table, cases):
+        verdict: Verdict = judge(subject, cases)
+    if not verdict.ok:
+        raise AssertionError(verdict.message)
+    print(messages.text("general.passed", what=f"{what} ({cases})"))
+
+
+def _loop_judge(table: dict, name: str):
+    def judge(fn, cases: str) -> Verdict:
+        selected = table["visible"] + table["hidden"] if cases == "all" else table[cases]
+        verdict = Verdict(True)
+        for case in selected:
             verdict, _ = judge_loop(fn, case, name=name)
             if not verdict.ok:
                 break
-    _raise_unless_ok(verdict, f"{name} ({cases} cases)")
+        return verdict
+    return judge
 
 
+# Lesson 3
 def check_train_loop(train, cases: str = "visible") -> None:
-    """Exercise (b): one pass of a training loop that clears, steps and reports losses."""
+    """Exercise 3(b): one pass of a training loop that clears, steps and reports losses."""
     __tracebackhide__ = True
-    _check_loop(train, case_sets.TRAIN_LOOP, cases, "train")
+    _check(_loop_judge(case_sets.TRAIN_LOOP, "train"), train, cases, "train")
 
 
 def check_train_accumulate(train_accumulate, cases: str = "visible") -> None:
-    """Exercise (c): gradient accumulation over ``accum_steps`` micro-batches."""
+    """Exercise 3(c): gradient accumulation over ``accum_steps`` micro-batches."""
     __tracebackhide__ = True
-    _check_loop(train_accumulate, case_sets.TRAIN_ACCUMULATE, cases, "train_accumulate")
+    _check(_loop_judge(case_sets.TRAIN_ACCUMULATE, "train_accumulate"), train_accumulate, cases,
+           "train_accumulate")
 
 
 def check_fit_line(fit_line, cases: str = "visible") -> None:
-    """Exercise (d): manual SGD on raw tensors, clearing .grad by hand."""
+    """Exercise 3(d): manual SGD on raw tensors, clearing .grad by hand."""
     __tracebackhide__ = True
-    with _quiet():
-        verdict = judge_fit_line(fit_line, cases)
-    _raise_unless_ok(verdict, f"fit_line ({cases} cases)")
+    _check(judge_fit_line, fit_line, cases, "fit_line")
 
 
 def check_grad_predictions(answers: dict, part: str = "visible") -> None:
-    """Exercise (a): predicted values of .grad."""
+    """Exercise 3(a): predicted values of .grad."""
     __tracebackhide__ = True
-    verdict = judge_predictions(answers, part)
-    _raise_unless_ok(verdict, f"predictions ({part})")
+    _check(judge_predictions, answers, part, "predictions")
 
 
-__all__ = ["check_train_loop", "check_train_accumulate", "check_fit_line",
-           "check_grad_predictions"]
+# Lesson 1
+def check_graph_predictions(answers: dict, part: str = "visible") -> None:
+    """Exercise 1(a): requires_grad, is_leaf and grad_fn of given tensors."""
+    __tracebackhide__ = True
+    _check(graph.judge_properties, answers, part, "predictions")
+
+
+def check_freeze_body(freeze_body, cases: str = "visible") -> None:
+    """Exercise 1(b): only the head receives gradients."""
+    __tracebackhide__ = True
+    _check(graph.judge_freeze, freeze_body, cases, "freeze_body")
+
+
+# Lesson 2
+def check_derivative(derivative, cases: str = "visible") -> None:
+    """Exercise 2(a): a derivative computed by autograd."""
+    __tracebackhide__ = True
+    _check(backward.judge_derivative, derivative, cases, "derivative")
+
+
+def check_numerical_grad(numerical_grad, cases: str = "visible") -> None:
+    """Exercise 2(b): a central-difference gradient."""
+    __tracebackhide__ = True
+    _check(backward.judge_numerical_grad, numerical_grad, cases, "numerical_grad")
+
+
+def check_weighted_grad(weighted_grad, cases: str = "visible") -> None:
+    """Exercise 2(c): backward() on a non-scalar output with gradient=."""
+    __tracebackhide__ = True
+    _check(backward.judge_weighted_grad, weighted_grad, cases, "weighted_grad")
+
+
+# Lesson 4
+def check_predict(predict, cases: str = "visible") -> None:
+    """Exercise 4(a): inference that records no graph."""
+    __tracebackhide__ = True
+    _check(inference.judge_predict, predict, cases, "predict")
+
+
+def check_sgd_step(sgd_step, cases: str = "visible") -> None:
+    """Exercise 4(b): a manual SGD step under no_grad."""
+    __tracebackhide__ = True
+    _check(inference.judge_sgd_step, sgd_step, cases, "sgd_step")
+
+
+def check_evaluate(evaluate, cases: str = "visible") -> None:
+    """Exercise 4(c): accuracy with eval() and no_grad(), mode restored."""
+    __tracebackhide__ = True
+    _check(inference.judge_evaluate, evaluate, cases, "evaluate")

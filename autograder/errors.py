@@ -21,6 +21,8 @@ CATALOGUE = [
     ("zero_on_none", "AttributeError",
      "'NoneType' object has no attribute 'zero_'", "errors.zero_on_none"),
     ("non_leaf_optimized", "ValueError", "can't optimize a non-leaf Tensor", "errors.non_leaf_optimizer"),
+    ("flag_on_non_leaf", "RuntimeError", "you can only change requires_grad flags of leaf variables",
+     "errors.flag_on_non_leaf"),
     ("batches_indexed", "TypeError", "'generator' object is not subscriptable", None),
     ("batches_indexed", "TypeError", "object of type 'generator' has no len()", None),
 ]

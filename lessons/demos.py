@@ -96,3 +96,81 @@ def gradient_health(seed: int = 0) -> dict:
         "healthy_norms": _layer_grad_norms(deep_net(1.0, seed=seed), x),
         "exploding_norms": _layer_grad_norms(deep_net(3.0, seed=seed), x),
     }
+
+
+# -- lesson 2: finite differences against autograd --------------------------------------
+FUNCTIONS = {
+    "sin(x)": torch.sin,
+    "exp(x)": torch.exp,
+    "x³": lambda x: x ** 3,
+    "tanh(x)": torch.tanh,
+}
+
+
+def autograd_derivative(f, x0: float) -> float:
+    x = torch.tensor(x0, dtype=torch.float64, requires_grad=True)
+    f(x).backward()
+    return x.grad.item()
+
+
+def fd_errors(name: str, eps_values, x0: float = 1.0) -> dict:
+    """|numerical − autograd| derivative of a function at x0, for each step size ε (float64)."""
+    f = FUNCTIONS[name]
+    exact = autograd_derivative(f, x0)
+    x = torch.tensor(x0, dtype=torch.float64)
+    forward, central = [], []
+    for eps in eps_values:
+        forward.append(abs(((f(x + eps) - f(x)) / eps).item() - exact))
+        central.append(abs(((f(x + eps) - f(x - eps)) / (2 * eps)).item() - exact))
+    return {"forward": forward, "central": central, "exact": exact}
+
+
+# -- lesson 4: what no_grad saves ---------------------------------------------------------
+def mlp(width: int = 256) -> nn.Module:
+    torch.manual_seed(0)
+    return nn.Sequential(nn.Linear(width, width), nn.ReLU(), nn.Linear(width, width), nn.ReLU(),
+                         nn.Linear(width, 10))
+
+
+def saved_for_backward(model: nn.Module, x: torch.Tensor, grad_enabled: bool) -> dict:
+    """Count the tensors (and bytes) autograd keeps for backward during one forward pass."""
+    import time
+
+    counted = {"tensors": 0, "bytes": 0}
+
+    def pack(t):
+        counted["tensors"] += 1
+        counted["bytes"] += t.numel() * t.element_size()
+        return t
+
+    with torch.autograd.graph.saved_tensors_hooks(pack, lambda t: t):
+        with torch.set_grad_enabled(grad_enabled):
+            start = time.perf_counter()
+            model(x)
+            counted["seconds"] = time.perf_counter() - start
+    return counted
+
+
+def memory_by_batch(batch_sizes, width: int = 256) -> dict:
+    """Bytes saved for backward and forward time, with and without grad, per batch size."""
+    model = mlp(width)
+    rows = {"grad": [], "no_grad": []}
+    for n in batch_sizes:
+        x = torch.randn(n, width)
+        for mode, enabled in (("grad", True), ("no_grad", False)):
+            saved_for_backward(model, x, enabled)  # warm-up
+            rows[mode].append(saved_for_backward(model, x, enabled))
+    return rows
+
+
+def dropout_outputs(seed: int = 0) -> dict:
+    """The same input through a dropout net in train() and eval() mode, twice each."""
+    torch.manual_seed(seed)
+    model = nn.Sequential(nn.Linear(4, 4), nn.Dropout(0.5))
+    x = torch.ones(1, 4)
+    model.train()
+    train_runs = [model(x) for _ in range(2)]
+    model.eval()
+    eval_runs = [model(x) for _ in range(2)]
+    return {"train_differ": not torch.equal(*train_runs), "eval_same": torch.equal(*eval_runs),
+            "eval_requires_grad": eval_runs[0].requires_grad}

@@ -68,3 +68,50 @@ def health_figure():
                    healthy_max=max(healthy), exploding_max=max(exploding),
                    ratio=max(exploding) / max(healthy))
     return fig, caption
+
+
+# -- lesson 2 -----------------------------------------------------------------------------
+EPS_GRID = [10.0 ** (k / 4) for k in range(-56, -3)]  # 1e-14 … 1e-1
+
+
+def finite_difference_figure(name: str, eps: float):
+    errors = demos.fd_errors(name, EPS_GRID)
+    here = demos.fd_errors(name, [eps])
+    floor = 1e-17  # an error of exactly 0 cannot sit on a log axis
+    fig, ax = plt.subplots(figsize=(6.5, 3.4))
+    ax.loglog(EPS_GRID, [max(e, floor) for e in errors["forward"]], label=text("fd.forward"))
+    ax.loglog(EPS_GRID, [max(e, floor) for e in errors["central"]], label=text("fd.central"))
+    ax.axvline(eps, color="gray", linestyle=":")
+    ax.plot([eps, eps], [max(here["forward"][0], floor), max(here["central"][0], floor)], "ko")
+    ax.set(title=text("fd.title", name=name), xlabel=text("fd.xlabel"), ylabel=text("fd.ylabel"))
+    ax.legend(loc="upper center", fontsize=8)
+    fig.tight_layout()
+    best = min(zip(errors["forward"], EPS_GRID))[1]
+    caption = text("fd.caption", name=name, eps=eps, forward=here["forward"][0],
+                   central=here["central"][0], best=best)
+    return fig, caption
+
+
+# -- lesson 4 -----------------------------------------------------------------------------
+BATCH_SIZES = [1, 4, 16, 64, 256, 1024]
+
+
+def memory_figure(max_batch: int):
+    sizes = [n for n in BATCH_SIZES if n <= max_batch]
+    rows = demos.memory_by_batch(sizes)
+    fig, (left, right) = plt.subplots(1, 2, figsize=(9, 3.2))
+    for mode, style in (("grad", "o-"), ("no_grad", "s--")):
+        left.plot(sizes, [r["bytes"] / 1e6 for r in rows[mode]], style, label=text(f"memory.{mode}"))
+        right.plot(sizes, [r["seconds"] * 1e3 for r in rows[mode]], style, label=text(f"memory.{mode}"))
+    for ax in (left, right):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel(text("memory.xlabel"))
+        ax.legend()
+    left.set(title=text("memory.title_bytes"), ylabel="MB")
+    right.set(title=text("memory.title_time"), ylabel="ms")
+    fig.tight_layout()
+    last = {mode: rows[mode][-1] for mode in rows}
+    caption = text("memory.caption", batch=sizes[-1], tensors=last["grad"]["tensors"],
+                   mb=last["grad"]["bytes"] / 1e6, no_grad_mb=last["no_grad"]["bytes"] / 1e6,
+                   ms=last["grad"]["seconds"] * 1e3, no_grad_ms=last["no_grad"]["seconds"] * 1e3)
+    return fig, caption

@@ -11,7 +11,9 @@ import ipywidgets as widgets
 import matplotlib.pyplot as plt
 from IPython.display import display
 
-from . import plots
+import torch
+
+from . import graph_view, plots
 from .text import text
 
 
@@ -66,3 +68,102 @@ def training_demo() -> None:
 def gradient_health_demo() -> None:
     """Per-layer gradient norms: a dead ReLU unit, and exploding gradients."""
     show(*plots.health_figure())
+
+
+class GraphExplorer(widgets.VBox):
+    """Type or pick an expression in a, b and c; see the autograd graph PyTorch records.
+
+    Tick a box to make that tensor require grad. The graph is rebuilt from the real
+    result's grad_fn every time something changes."""
+
+    PRESETS = ["a * b + c", "(a * b).sum()", "torch.sin(a) * b", "(a + b).detach() * c",
+               "(a * c).exp().mean()"]
+
+    def __init__(self, expression: str = "a * b + c"):
+        self.preset = widgets.Dropdown(options=self.PRESETS, value=None,
+                                       description=text("graph.preset"))
+        self.expression = widgets.Text(value=expression, description=text("graph.expression"),
+                                       continuous_update=False)
+        self.flags = {name: widgets.Checkbox(value=name != "b", indent=False,
+                                             description=text("graph.requires", name=name))
+                      for name in "abc"}
+        self.plot = widgets.Image(format="png")
+        self.caption = widgets.HTML()
+        super().__init__([widgets.HBox([self.preset, self.expression]),
+                          widgets.HBox(list(self.flags.values())), self.plot, self.caption])
+        self.preset.observe(self._use_preset, names="value")
+        for control in [self.expression, *self.flags.values()]:
+            control.observe(lambda change: self.redraw(), names="value")
+        self.redraw()
+
+    def _use_preset(self, change) -> None:
+        if change["new"]:
+            self.expression.value = change["new"]
+
+    def tensors(self) -> dict:
+        return {name: torch.tensor([1.0, 2.0], requires_grad=flag.value)
+                for name, flag in self.flags.items()}
+
+    def redraw(self) -> None:
+        names = self.tensors()
+        try:
+            result = eval(self.expression.value, {"torch": torch}, dict(names))  # the student's own expression
+            if not isinstance(result, torch.Tensor):
+                raise TypeError(type(result).__name__)
+        except Exception as exc:  # a typo is part of exploring: say what went wrong
+            self.caption.value = caption_html(text("graph.error", error=f"{type(exc).__name__}: {exc}"))
+            return
+        graph = graph_view.build(result, names)
+        self.plot.value = png(graph_view.draw(graph, text("graph.title", expression=self.expression.value)))
+        self.caption.value = caption_html(graph_view.describe(graph))
+
+
+class FiniteDifference(widgets.VBox):
+    """A slider for the step size ε of a numerical derivative, and its error against
+    autograd's exact derivative: too large an ε and the formula is wrong (truncation),
+    too small and the subtraction loses its digits (round-off)."""
+
+    def __init__(self, function: str = "sin(x)", eps: float = 1e-6):
+        self.function = widgets.Dropdown(options=list(plots.demos.FUNCTIONS), value=function,
+                                         description="f")
+        self.slider = widgets.FloatLogSlider(value=eps, base=10, min=-14, max=-1, step=0.25,
+                                             description="ε", readout_format=".0e",
+                                             continuous_update=False)
+        self.plot = widgets.Image(format="png")
+        self.caption = widgets.HTML()
+        super().__init__([widgets.HBox([self.function, self.slider]), self.plot, self.caption])
+        for control in (self.function, self.slider):
+            control.observe(lambda change: self.redraw(), names="value")
+        self.redraw()
+
+    def redraw(self) -> None:
+        fig, caption = plots.finite_difference_figure(self.function.value, self.slider.value)
+        self.plot.value = png(fig)
+        self.caption.value = caption_html(caption)
+
+
+class NoGradMemory(widgets.VBox):
+    """A batch-size slider; for each batch size up to it, a real forward pass is measured
+    with and without grad: bytes autograd saves for backward, and time."""
+
+    def __init__(self, max_batch: int = 256):
+        self.slider = widgets.SelectionSlider(options=plots.BATCH_SIZES, value=max_batch,
+                                              description=text("memory.slider"),
+                                              style={"description_width": "initial"},
+                                              continuous_update=False)
+        self.plot = widgets.Image(format="png")
+        self.caption = widgets.HTML()
+        super().__init__([self.slider, self.plot, self.caption])
+        self.slider.observe(lambda change: self.redraw(), names="value")
+        self.redraw()
+
+    def redraw(self) -> None:
+        fig, caption = plots.memory_figure(self.slider.value)
+        self.plot.value = png(fig)
+        self.caption.value = caption_html(caption)
+
+
+def dropout_demo() -> widgets.HTML:
+    """Dropout in train() and eval() mode, and whether eval() turns off autograd (it does not)."""
+    result = plots.demos.dropout_outputs()
+    return widgets.HTML(caption_html(text("dropout.caption", **result)))

@@ -1,0 +1,383 @@
+"""Catalogues of student solutions for lessons 1, 2 and 4, with the verdict each must get.
+
+As in tests/catalogue.py, line numbers in expected messages count from the ``def`` line.
+"""
+from __future__ import annotations
+
+from catalogue import Entry
+
+
+def sol(function, name, source, mistake=None, words=(), cases="visible"):
+    return Entry(name, source, mistake, list(words), cases, function)
+
+
+LESSON1 = [
+    sol("freeze_body", "requires_grad_on_body", """
+        def freeze_body(model):
+            model.body.requires_grad_(False)
+    """),
+    sol("freeze_body", "loop_over_body_parameters", """
+        def freeze_body(model):
+            for p in model.body.parameters():
+                p.requires_grad = False
+    """),
+    sol("freeze_body", "freeze_all_then_unfreeze_head", """
+        def freeze_body(model):
+            model.requires_grad_(False)
+            for p in model.head.parameters():
+                p.requires_grad_(True)
+    """),
+    sol("freeze_body", "by_parameter_name", """
+        def freeze_body(model):
+            for name, p in model.named_parameters():
+                if name.startswith("body."):
+                    p.requires_grad_(False)
+    """),
+    sol("freeze_body", "freezes_the_head", """
+        def freeze_body(model):
+            model.head.requires_grad_(False)
+    """, "body_trains", ["model.body.0.weight", "requires_grad=False"]),
+    sol("freeze_body", "freezes_everything", """
+        def freeze_body(model):
+            model.requires_grad_(False)
+    """, "head_frozen", ["model.head", "must stay trainable"]),
+    sol("freeze_body", "detach_does_nothing", """
+        def freeze_body(model):
+            for p in model.body.parameters():
+                p = p.detach()
+    """, "body_trains", ["still receives a gradient"]),
+    sol("freeze_body", "no_grad_does_nothing_here", """
+        def freeze_body(model):
+            with torch.no_grad():
+                for p in model.body.parameters():
+                    pass
+    """, "body_trains", ["still receives a gradient"]),
+    sol("freeze_body", "only_first_layer", """
+        def freeze_body(model):
+            model.body[0].requires_grad_(False)
+    """, "body_trains", ["model.body.2.weight"]),
+    sol("freeze_body", "only_linear_layers", """
+        def freeze_body(model):
+            for layer in model.body:
+                if isinstance(layer, torch.nn.Linear):
+                    layer.requires_grad_(False)
+    """, "body_trains", ["model.body.1.weight", "requires_grad=False"], cases="hidden"),
+    sol("freeze_body", "replaces_parameters", """
+        def freeze_body(model):
+            for layer in model.body:
+                if hasattr(layer, "weight"):
+                    layer.weight = torch.nn.Parameter(layer.weight.detach(), requires_grad=False)
+    """, "replaced", ["in place"]),
+    sol("freeze_body", "flag_on_output", """
+        def freeze_body(model):
+            out = model.body(torch.zeros(1, 4))
+            out.requires_grad = False
+    """, "flag_on_non_leaf", ["leaf tensor", "line 3"]),
+]
+
+
+LESSON2 = [
+    # (a) derivative with autograd
+    sol("derivative", "backward_and_grad", """
+        def derivative(f, x):
+            t = torch.tensor(x, requires_grad=True)
+            f(t).backward()
+            return t.grad.item()
+    """),
+    sol("derivative", "autograd_grad_float64", """
+        def derivative(f, x):
+            t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+            (g,) = torch.autograd.grad(f(t), t)
+            return float(g)
+    """),
+    sol("derivative", "finite_difference_instead", """
+        def derivative(f, x):
+            t = torch.tensor(x, dtype=torch.float64)
+            h = 1e-6
+            return ((f(t + h) - f(t - h)) / (2 * h)).item()
+    """, "no_autograd", ["2 time(s)", "requires_grad=True"]),
+    sol("derivative", "returns_tensor", """
+        def derivative(f, x):
+            t = torch.tensor(x, requires_grad=True)
+            f(t).backward()
+            return t.grad
+    """, "returns_tensor", ["Python float"]),
+    sol("derivative", "reads_grad_of_output", """
+        def derivative(f, x):
+            t = torch.tensor(x, requires_grad=True)
+            y = f(t)
+            y.backward()
+            return y.item()
+    """, "wrong_derivative", ["f'(x)"]),
+    sol("derivative", "backward_on_item", """
+        def derivative(f, x):
+            t = torch.tensor(x, requires_grad=True)
+            y = torch.tensor(f(t).item())
+            y.backward()
+            return t.grad.item()
+    """, "backward_without_graph", ["not connected", "line 4"]),
+    # (b) finite differences
+    sol("numerical_grad", "central_loop", """
+        def numerical_grad(f, x, eps=1e-6):
+            grad = torch.zeros_like(x)
+            for i in range(x.numel()):
+                step = torch.zeros_like(x)
+                step[i] = eps
+                grad[i] = (f(x + step) - f(x - step)) / (2 * eps)
+            return grad
+    """),
+    sol("numerical_grad", "in_place_and_restore", """
+        def numerical_grad(f, x, eps=1e-6):
+            grad = torch.empty_like(x)
+            for i in range(len(x)):
+                old = x[i].item()
+                x[i] = old + eps
+                up = f(x).item()
+                x[i] = old - eps
+                down = f(x).item()
+                x[i] = old
+                grad[i] = (up - down) / (2 * eps)
+            return grad
+    """),
+    sol("numerical_grad", "forward_difference", """
+        def numerical_grad(f, x, eps=1e-6):
+            grad = torch.zeros_like(x)
+            for i in range(x.numel()):
+                step = torch.zeros_like(x)
+                step[i] = eps
+                grad[i] = (f(x + step) - f(x)) / eps
+            return grad
+    """, "forward_difference", ["central difference", "ε²"]),
+    sol("numerical_grad", "forgets_factor_two", """
+        def numerical_grad(f, x, eps=1e-6):
+            grad = torch.zeros_like(x)
+            for i in range(x.numel()):
+                step = torch.zeros_like(x)
+                step[i] = eps
+                grad[i] = (f(x + step) - f(x - step)) / eps
+            return grad
+    """, "divisor", ["2.0×", "2ε"]),
+    sol("numerical_grad", "does_not_restore", """
+        def numerical_grad(f, x, eps=1e-6):
+            grad = torch.zeros_like(x)
+            for i in range(len(x)):
+                x[i] += eps
+                up = f(x)
+                x[i] -= 2 * eps
+                grad[i] = (up - f(x)) / (2 * eps)
+            return grad
+    """, "changed_input", ["in place"]),
+    sol("numerical_grad", "uses_autograd", """
+        def numerical_grad(f, x, eps=1e-6):
+            t = x.clone().requires_grad_(True)
+            f(t).backward()
+            return t.grad
+    """, "used_autograd", ["independent check"]),
+    # (c) non-scalar backward
+    sol("weighted_grad", "backward_with_gradient", """
+        def weighted_grad(f, x, v):
+            y = f(x)
+            y.backward(gradient=v)
+            return x.grad
+    """),
+    sol("weighted_grad", "weighted_sum", """
+        def weighted_grad(f, x, v):
+            (f(x) * v).sum().backward()
+            return x.grad
+    """),
+    sol("weighted_grad", "no_gradient_argument", """
+        def weighted_grad(f, x, v):
+            y = f(x)
+            y.backward()
+            return x.grad
+    """, "non_scalar_backward", ["more than one element", "line 3"]),
+    sol("weighted_grad", "ones_instead_of_v", """
+        def weighted_grad(f, x, v):
+            y = f(x)
+            y.backward(gradient=torch.ones_like(y))
+            return x.grad
+    """, "ones_weights", ["weights each output"]),
+    sol("weighted_grad", "returns_output", """
+        def weighted_grad(f, x, v):
+            y = f(x)
+            y.backward(gradient=v)
+            return y
+    """, "wrong_weighted", ["x.grad"]),
+]
+
+
+LESSON4 = [
+    # (a) predict
+    sol("predict", "no_grad_block", """
+        def predict(model, x):
+            with torch.no_grad():
+                return model(x)
+    """),
+    sol("predict", "decorated_helper", """
+        @torch.no_grad()
+        def run(model, x):
+            return model(x)
+
+        def predict(model, x):
+            return run(model, x)
+    """),
+    sol("predict", "inference_mode", """
+        def predict(model, x):
+            with torch.inference_mode():
+                out = model(x)
+            return out
+    """),
+    sol("predict", "set_grad_enabled_block", """
+        def predict(model, x):
+            with torch.set_grad_enabled(False):
+                return model(x)
+    """),
+    sol("predict", "plain_forward", """
+        def predict(model, x):
+            return model(x)
+    """, "graph_recorded", ["tensors were saved", "model.eval() alone"]),
+    sol("predict", "detach_afterwards", """
+        def predict(model, x):
+            return model(x).detach()
+    """, "detached_after", ["already spent"]),
+    sol("predict", "eval_only", """
+        def predict(model, x):
+            model.eval()
+            return model(x)
+    """, "graph_recorded", ["model.eval() alone"]),
+    sol("predict", "switches_grad_off_for_good", """
+        def predict(model, x):
+            torch.set_grad_enabled(False)
+            return model(x)
+    """, "grad_mode_left_off", ["switched off"]),
+    sol("predict", "zero_grad_inside", """
+        def predict(model, x):
+            model.zero_grad()
+            with torch.no_grad():
+                return model(x)
+    """, "touched_params", ["only reads"]),
+    sol("predict", "train_mode_changes_batchnorm", """
+        def predict(model, x):
+            model.train()
+            with torch.no_grad():
+                return model(x)
+    """, "wrong_output", ["model(x) itself"], cases="hidden"),
+    # (b) sgd_step
+    sol("sgd_step", "in_place_under_no_grad", """
+        def sgd_step(params, lr):
+            with torch.no_grad():
+                for p in params:
+                    p -= lr * p.grad
+    """),
+    sol("sgd_step", "add_with_alpha", """
+        @torch.no_grad()
+        def sgd_step(params, lr):
+            for p in params:
+                p.add_(p.grad, alpha=-lr)
+    """),
+    sol("sgd_step", "outside_no_grad", """
+        def sgd_step(params, lr):
+            for p in params:
+                p -= lr * p.grad
+    """, "inplace_on_leaf", ["torch.no_grad()", "line 3"]),
+    sol("sgd_step", "rebinds", """
+        def sgd_step(params, lr):
+            for p in params:
+                p = p - lr * p.grad
+    """, "unchanged", ["only rebinds"]),
+    sol("sgd_step", "through_data", """
+        def sgd_step(params, lr):
+            for p in params:
+                p.data -= lr * p.grad
+    """, "used_data", [".data"]),
+    sol("sgd_step", "new_list_items", """
+        def sgd_step(params, lr):
+            for i, p in enumerate(params):
+                params[i] = (p - lr * p.grad).detach().requires_grad_()
+    """, "list_replaced", ["in place"]),
+    # (c) evaluate
+    sol("evaluate", "eval_no_grad_restore", """
+        def evaluate(model, batches):
+            was_training = model.training
+            model.eval()
+            correct = total = 0
+            with torch.no_grad():
+                for x, y in batches:
+                    correct += (model(x).argmax(dim=1) == y).sum().item()
+                    total += len(y)
+            model.train(was_training)
+            return correct / total
+    """),
+    sol("evaluate", "try_finally", """
+        def evaluate(model, batches):
+            mode = model.training
+            model.eval()
+            try:
+                with torch.inference_mode():
+                    hits = [(model(x).argmax(1) == y).float() for x, y in batches]
+                return torch.cat(hits).mean().item()
+            finally:
+                model.train(mode)
+    """),
+    sol("evaluate", "forgets_eval", """
+        def evaluate(model, batches):
+            correct = total = 0
+            with torch.no_grad():
+                for x, y in batches:
+                    correct += (model(x).argmax(dim=1) == y).sum().item()
+                    total += len(y)
+            return correct / total
+    """, "no_eval", ["dropout", "model.eval()"]),
+    sol("evaluate", "forgets_no_grad", """
+        def evaluate(model, batches):
+            was_training = model.training
+            model.eval()
+            correct = total = 0
+            for x, y in batches:
+                correct += (model(x).argmax(dim=1) == y).sum().item()
+                total += len(y)
+            model.train(was_training)
+            return correct / total
+    """, "eval_graph", ["torch.no_grad()"]),
+    sol("evaluate", "leaves_eval_mode", """
+        def evaluate(model, batches):
+            model.eval()
+            correct = total = 0
+            with torch.no_grad():
+                for x, y in batches:
+                    correct += (model(x).argmax(dim=1) == y).sum().item()
+                    total += len(y)
+            return correct / total
+    """, "mode_not_restored", ["train() mode before", "eval() mode after"]),
+    sol("evaluate", "always_back_to_train", """
+        def evaluate(model, batches):
+            model.eval()
+            correct = total = 0
+            with torch.no_grad():
+                for x, y in batches:
+                    correct += (model(x).argmax(dim=1) == y).sum().item()
+                    total += len(y)
+            model.train()
+            return correct / total
+    """, "mode_not_restored", ["eval() mode before", "train() mode after"], cases="hidden"),
+    sol("evaluate", "mean_of_batch_accuracies", """
+        def evaluate(model, batches):
+            was_training = model.training
+            model.eval()
+            accs = []
+            with torch.no_grad():
+                for x, y in batches:
+                    accs.append((model(x).argmax(dim=1) == y).float().mean().item())
+            model.train(was_training)
+            return sum(accs) / len(accs)
+    """, "wrong_accuracy", ["differ in size"], cases="hidden"),
+    sol("evaluate", "returns_tensor", """
+        def evaluate(model, batches):
+            was_training = model.training
+            model.eval()
+            with torch.no_grad():
+                hits = torch.cat([(model(x).argmax(1) == y).float() for x, y in batches])
+            model.train(was_training)
+            return hits.mean()
+    """, "accuracy_tensor", ["Python float"]),
+]

@@ -1,0 +1,85 @@
+"""The graders of lessons 1, 2 and 4 against their catalogues (tests/catalogue_lessons.py),
+and the prediction exercise of lesson 1 against PyTorch itself."""
+from __future__ import annotations
+
+import warnings
+
+import pytest
+import torch
+
+from autograder import backward, graph, inference
+from catalogue_lessons import LESSON1, LESSON2, LESSON4
+
+JUDGES = {
+    "freeze_body": graph.judge_freeze,
+    "derivative": backward.judge_derivative,
+    "numerical_grad": backward.judge_numerical_grad,
+    "weighted_grad": backward.judge_weighted_grad,
+    "predict": inference.judge_predict,
+    "sgd_step": inference.judge_sgd_step,
+    "evaluate": inference.judge_evaluate,
+}
+ENTRIES = LESSON1 + LESSON2 + LESSON4
+
+
+@pytest.mark.parametrize("lesson", [LESSON1, LESSON2, LESSON4], ids=["l1", "l2", "l4"])
+def test_each_catalogue_has_right_and_wrong_solutions(lesson):
+    assert len(lesson) >= 10
+    assert sum(e.mistake is None for e in lesson) >= 3
+    assert sum(e.mistake is not None for e in lesson) >= 6
+
+
+@pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e.function}:{e.name}")
+def test_verdict_and_message(entry):
+    judge = JUDGES[entry.function]
+    fn = entry.load()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        visible, hidden = judge(fn, "visible"), judge(fn, "hidden")
+    assert torch.is_grad_enabled(), "a judge must leave grad mode as it found it"
+    if entry.mistake is None:
+        assert visible.ok, visible.message
+        assert hidden.ok, hidden.message
+        return
+    if entry.cases == "hidden":
+        assert visible.ok, f"the visible case should pass; got {visible.message}"
+    verdict = visible if entry.cases == "visible" else hidden
+    assert not verdict.ok, "a wrong solution passed"
+    assert verdict.mistake == entry.mistake, verdict.message
+    for word in entry.words:
+        assert word in verdict.message, f"{word!r} missing from: {verdict.message}"
+
+
+def test_property_predictions_come_from_pytorch():
+    truth = graph.true_properties()
+    assert truth["y"] == (True, False, "MulBackward0")
+    assert truth["d"] == (False, True, None)
+
+
+@pytest.mark.parametrize("answers,part,ok,mistake", [
+    ({"x": (True, True, None), "k": (False, True, None), "y": (True, False, "MulBackward0")},
+     "visible", True, ""),
+    ({"x": (True, True, None), "k": (True, True, None), "y": (True, False, "MulBackward0")},
+     "visible", False, "requires_grad"),
+    ({"x": (True, True, None), "k": (False, True, None), "y": (True, True, "MulBackward0")},
+     "visible", False, "is_leaf"),
+    ({"x": (True, True, None), "k": (False, True, None), "y": (True, False, "Mul")},
+     "visible", False, "grad_fn"),
+    ({"x": [True, True, None]}, "visible", False, "bad_format"),
+    ({"z": (True, False, "SumBackward0"), "d": (False, True, None)}, "hidden", True, ""),
+    ({"z": (True, False, "SumBackward0"), "d": (True, False, "SumBackward0")}, "hidden", False,
+     "requires_grad"),
+])
+def test_property_predictions(answers, part, ok, mistake):
+    verdict = graph.judge_properties(answers, part)
+    assert verdict.ok is ok, verdict.message
+    assert verdict.mistake == mistake
+
+
+def test_judges_restore_grad_mode_even_when_the_student_crashes():
+    def predict(model, x):
+        torch.set_grad_enabled(False)
+        raise ValueError("boom")
+    verdict = inference.judge_predict(predict)
+    assert not verdict.ok and "ValueError" in verdict.message
+    assert torch.is_grad_enabled()
