@@ -35,4 +35,4 @@ release: $(VENV)/.installed
 	for a in $$(ls source); do $(BIN)/nbgrader generate_assignment $$a --force; done
 
 bench: $(VENV)/.installed
-	$(BIN)/python benchmarks/bench_lesson3.py
+	$(BIN)/python benchmarks/bench_course.py

@@ -31,7 +31,19 @@ class Exercise:
         print(tiers[str(level)])
 
 
-predict = Exercise("predict", lambda answers: checks.check_grad_predictions(answers))
+# Lesson 1
+graph_predict = Exercise("graph_predict", checks.check_graph_predictions)
+freeze_body = Exercise("freeze_body", checks.check_freeze_body)
+# Lesson 2
+derivative = Exercise("derivative", checks.check_derivative)
+numerical_grad = Exercise("numerical_grad", checks.check_numerical_grad)
+weighted_grad = Exercise("weighted_grad", checks.check_weighted_grad)
+# Lesson 3 (``predict`` there is the prediction of .grad values)
+grad_predict = Exercise("predict", checks.check_grad_predictions)
 train_loop = Exercise("train_loop", checks.check_train_loop)
 train_accumulate = Exercise("train_accumulate", checks.check_train_accumulate)
 fit_line = Exercise("fit_line", checks.check_fit_line)
+# Lesson 4
+predict = Exercise("inference_predict", checks.check_predict)
+sgd_step = Exercise("sgd_step", checks.check_sgd_step)
+evaluate = Exercise("evaluate", checks.check_evaluate)

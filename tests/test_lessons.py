@@ -186,3 +186,63 @@ def test_fit_line(fn, mistake, words):
     assert verdict.ok is (mistake is None), verdict.message
     if mistake:
         assert verdict.mistake == mistake and words in verdict.message, verdict.message
+
+
+# -- lesson 1: the graph widget reads the real grad_fn chain ---------------------------------
+def test_graph_build_matches_grad_fn_chain():
+    from lessons import graph_view
+    a = torch.tensor([1.0, 2.0], requires_grad=True)
+    b = torch.tensor([3.0, 4.0])
+    g = graph_view.build((a * b).sum(), {"a": a, "b": b})
+    assert sorted(l for k, l in g.labels.items() if g.kinds[k] == "op") == ["MulBackward0", "SumBackward0"]
+    assert [l.split("\n")[0] for k, l in g.labels.items() if g.kinds[k] == "leaf"] == ["a (leaf)"]
+    assert len(g.edges) == 3
+
+
+def test_graph_widget_follows_flags_and_expression():
+    w = widgets.GraphExplorer("a * b + c")
+    assert "AddBackward0" in w.caption.value and "c (leaf)" in w.caption.value
+    picture = bytes(w.plot.value)
+    w.flags["c"].value = False
+    assert "c (leaf)" not in w.caption.value and bytes(w.plot.value) != picture
+    w.preset.value = "(a + b).detach() * c"
+    assert "no grad_fn" in w.caption.value
+    w.expression.value = "a +* b"
+    assert "could not be computed" in w.caption.value
+
+
+# -- lesson 2: finite differences against autograd ------------------------------------------
+def test_fd_errors_show_truncation_and_round_off():
+    errs = demos.fd_errors("sin(x)", [1e-2, 1e-6, 1e-13])
+    assert errs["exact"] == pytest.approx(torch.cos(torch.tensor(1.0, dtype=torch.float64)).item())
+    assert errs["central"][0] < errs["forward"][0]        # central is better at large ε
+    assert errs["forward"][1] < errs["forward"][0]        # truncation falls with ε …
+    assert errs["forward"][2] > errs["forward"][1]        # … until round-off takes over
+
+
+def test_fd_widget_moves_with_the_slider():
+    w = widgets.FiniteDifference("exp(x)", eps=1e-6)
+    before = (w.caption.value, bytes(w.plot.value))
+    w.slider.value = 1e-12
+    assert w.caption.value != before[0] and bytes(w.plot.value) != before[1]
+    assert "ε = 1e-12" in w.caption.value
+
+
+# -- lesson 4: memory saved for backward, measured -------------------------------------------
+def test_saved_tensors_grow_with_batch_and_vanish_under_no_grad():
+    rows = demos.memory_by_batch([4, 64])
+    assert [r["bytes"] for r in rows["no_grad"]] == [0, 0]
+    assert rows["grad"][1]["bytes"] > rows["grad"][0]["bytes"] > 0
+    assert rows["grad"][0]["tensors"] == 7  # as measured for a 3-layer MLP in the research notes
+
+
+def test_memory_widget_moves_with_the_slider():
+    w = widgets.NoGradMemory(max_batch=16)
+    before = w.caption.value
+    w.slider.value = 1024
+    assert "batch size 1024" in w.caption.value and w.caption.value != before
+
+
+def test_dropout_demo_states_the_facts():
+    facts = demos.dropout_outputs()
+    assert facts == {"train_differ": True, "eval_same": True, "eval_requires_grad": True}

@@ -1,109 +1,147 @@
-"""The whole nbgrader pipeline on a temp copy of the course, run for real:
-generate_assignment → autograde → generate_feedback → export."""
+"""The whole nbgrader pipeline on a temp copy of the course, run for real, for all four
+assignments: generate_assignment → autograde → generate_feedback → export.
+
+Three students per assignment: alice submits the solutions, bob the untouched release
+notebook, carol the solutions with wrong answers from the catalogues in two exercises.
+"""
 from __future__ import annotations
 
 import csv
 import shutil
+import textwrap
 
 import nbformat
 import pytest
 from nbgrader.api import Gradebook
 
-from catalogue import TRAIN_ACCUMULATE, TRAIN_LOOP
+import catalogue
+import catalogue_lessons
 from helpers import ROOT, fill, grade_id, isolated_env, nbgrader, read, solutions
 
 pytestmark = pytest.mark.slow
-ASSIGNMENT = "03_zeroing_grad"
-NB_NAME = f"{ASSIGNMENT}.ipynb"
 
 
-def _source_of(entries, name):
-    import textwrap
+def _wrong(entries, name) -> str:
     return textwrap.dedent(next(e for e in entries if e.name == name).source).strip()
+
+
+# assignment → (total points, carol's wrong answers, test cells she must lose, words in her feedback)
+ASSIGNMENTS = {
+    "01_requires_grad": (8, {"freeze_body": _wrong(catalogue_lessons.LESSON1, "freezes_the_head")},
+                         {"freeze_body_tests": 3}, ["still receives a gradient"]),
+    "02_backward": (9, {"derivative": _wrong(catalogue_lessons.LESSON2, "finite_difference_instead"),
+                        "weighted_grad": _wrong(catalogue_lessons.LESSON2, "ones_instead_of_v")},
+                    {"derivative_tests": 2, "weighted_grad_tests": 2},
+                    ["did not compute the derivative", "weights each output"]),
+    "03_zeroing_grad": (15, {"train_loop": _wrong(catalogue.TRAIN_LOOP, "cleared_once_before_loop"),
+                             "train_accumulate": _wrong(catalogue.TRAIN_ACCUMULATE, "unscaled")},
+                        {"train_loop_tests": 4, "train_accumulate_tests": 3},
+                        ["cleared only once", "line 7", "4× too large"]),
+    "04_no_grad": (11, {"predict": _wrong(catalogue_lessons.LESSON4, "detach_afterwards"),
+                        "evaluate": _wrong(catalogue_lessons.LESSON4, "leaves_eval_mode")},
+                   {"predict_tests": 3, "evaluate_tests": 3},
+                   ["already spent", "mode after it"]),
+}
+STUDENTS = ("alice", "bob", "carol")
+
+
+def _nb(name: str) -> str:
+    return f"{name}.ipynb"
 
 
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
-    """A graded course: three students' submissions autograded, feedback and export made."""
-    course = tmp_path_factory.mktemp("course")
-    shutil.copy(ROOT / "nbgrader_config.py", course)
-    shutil.copytree(ROOT / "source", course / "source")
+    """A course with every assignment generated, submitted by three students, graded,
+    fed back and exported."""
+    root = tmp_path_factory.mktemp("course")
+    shutil.copy(ROOT / "nbgrader_config.py", root)
+    shutil.copytree(ROOT / "source", root / "source")
     env = isolated_env(tmp_path_factory.mktemp("home"))
-    nbgrader(["generate_assignment", ASSIGNMENT, "--force"], course, env)
-
-    release = read(course / "release" / ASSIGNMENT / NB_NAME)
-    right = solutions(read(course / "source" / ASSIGNMENT / NB_NAME))
-    wrong = dict(right, train_loop=_source_of(TRAIN_LOOP, "cleared_once_before_loop"),
-                 train_accumulate=_source_of(TRAIN_ACCUMULATE, "unscaled"))
-    submissions = {"alice": fill(release, right), "bob": release, "carol": fill(release, wrong)}
-    for student, nb in submissions.items():
-        folder = course / "submitted" / student / ASSIGNMENT
-        folder.mkdir(parents=True)
-        nbformat.write(nb, str(folder / NB_NAME))
-
-    autograde = nbgrader(["autograde", ASSIGNMENT, "--create"], course, env)
-    nbgrader(["generate_feedback", ASSIGNMENT], course, env)
-    nbgrader(["export"], course, env)
-    return {"root": course, "env": env, "autograde_log": autograde.stdout + autograde.stderr}
+    for name, (_, wrong, _, _) in ASSIGNMENTS.items():
+        nbgrader(["generate_assignment", name, "--force"], root, env)
+        release = read(root / "release" / name / _nb(name))
+        right = solutions(read(root / "source" / name / _nb(name)))
+        submissions = {"alice": fill(release, right), "bob": release,
+                       "carol": fill(release, dict(right, **wrong))}
+        for student, nb in submissions.items():
+            folder = root / "submitted" / student / name
+            folder.mkdir(parents=True)
+            nbformat.write(nb, str(folder / _nb(name)))
+        nbgrader(["autograde", name, "--create"], root, env)
+        nbgrader(["generate_feedback", name], root, env)
+    nbgrader(["export"], root, env)
+    return root
 
 
-def _grades(course, student) -> dict:
-    with Gradebook(f"sqlite:///{course['root'] / 'gradebook.db'}") as gb:
-        nb = gb.find_submission_notebook(ASSIGNMENT.split("/")[-1], ASSIGNMENT, student)
+def _grades(root, name, student) -> dict:
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        nb = gb.find_submission_notebook(name, name, student)
         return {g.name: (g.score, g.max_score) for g in nb.grades}
 
 
-def test_generate_assignment_reproduces_committed_release(course):
-    generated = read(course["root"] / "release" / ASSIGNMENT / NB_NAME)
-    committed = read(ROOT / "release" / ASSIGNMENT / NB_NAME)
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_generate_assignment_reproduces_committed_release(course, name):
+    generated = read(course / "release" / name / _nb(name))
+    committed = read(ROOT / "release" / name / _nb(name))
     assert generated == committed, "release/ is stale: run `make release` and commit"
 
 
-def test_release_has_no_solutions_or_hidden_tests():
-    text = (ROOT / "release" / ASSIGNMENT / NB_NAME).read_text()
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_release_has_no_solutions_or_hidden_tests(name):
+    text = (ROOT / "release" / name / _nb(name)).read_text()
     assert "BEGIN SOLUTION" not in text and "BEGIN HIDDEN TESTS" not in text
-    assert 'cases=\\"hidden\\"' not in text and "loss.backward()\\n        optimizer.step()" not in text
+    assert 'cases=\\"hidden\\"' not in text and 'part=\\"hidden\\"' not in text
 
 
-def test_solutions_get_full_marks(course):
-    grades = _grades(course, "alice")
-    assert sum(s for s, _ in grades.values()) == sum(m for _, m in grades.values()) == 15
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_solutions_get_full_marks(course, name):
+    grades = _grades(course, name, "alice")
+    total = ASSIGNMENTS[name][0]
+    assert sum(s for s, _ in grades.values()) == sum(m for _, m in grades.values()) == total
 
 
-def test_untouched_release_scores_zero_on_every_exercise(course):
-    grades = _grades(course, "bob")
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_untouched_release_scores_zero_on_every_exercise(course, name):
+    grades = _grades(course, name, "bob")
     assert grades and all(score == 0 for score, _ in grades.values()), grades
 
 
-def test_wrong_loops_lose_only_the_loop_points(course):
-    grades = _grades(course, "carol")
-    lost = {name for name, (score, top) in grades.items() if score < top}
-    assert lost == {"train_loop_tests", "train_accumulate_tests"}, grades
-    assert sum(s for s, _ in grades.values()) == 15 - 4 - 3
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_wrong_answers_lose_only_their_points(course, name):
+    total, _, lost_cells, _ = ASSIGNMENTS[name]
+    grades = _grades(course, name, "carol")
+    lost = {cell: top - score for cell, (score, top) in grades.items() if score < top}
+    assert lost == lost_cells, grades
+    assert sum(s for s, _ in grades.values()) == total - sum(lost_cells.values())
 
 
-def test_feedback_explains_the_mistake_without_hidden_tests(course):
-    feedback = course["root"] / "feedback" / "carol" / ASSIGNMENT / f"{ASSIGNMENT}.html"
-    html = feedback.read_text()
-    assert "cleared only once" in html and "line 7" in html
-    assert "4× too large" in html
-    for student in ("alice", "bob", "carol"):
-        page = (course["root"] / "feedback" / student / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text()
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_feedback_explains_mistakes_and_hides_hidden_tests(course, name):
+    words = ASSIGNMENTS[name][3]
+    html = (course / "feedback" / "carol" / name / f"{name}.html").read_text()
+    for word in words:
+        assert word in html
+    for student in STUDENTS:
+        page = (course / "feedback" / student / name / f"{name}.html").read_text()
         assert "HIDDEN TESTS" not in page
-        assert 'cases="hidden"' not in page and "cases=&quot;hidden&quot;" not in page
+        for hidden in ('cases="hidden"', "cases=&quot;hidden&quot;", 'part="hidden"',
+                       "part=&quot;hidden&quot;"):
+            assert hidden not in page
 
 
-def test_export_has_a_row_per_student(course):
-    with open(course["root"] / "grades.csv") as f:
-        rows = {row["student_id"]: row for row in csv.DictReader(f)}
-    assert set(rows) == {"alice", "bob", "carol"}
-    assert float(rows["alice"]["score"]) == 15.0
-    assert float(rows["bob"]["score"]) == 0.0
-    assert float(rows["carol"]["score"]) == 8.0
+def test_export_has_a_row_per_student_and_assignment(course):
+    with open(course / "grades.csv") as f:
+        rows = {(row["assignment"], row["student_id"]): float(row["score"]) for row in csv.DictReader(f)}
+    assert set(rows) == {(a, s) for a in ASSIGNMENTS for s in STUDENTS}
+    for name, (total, _, lost, _) in ASSIGNMENTS.items():
+        assert rows[(name, "alice")] == total
+        assert rows[(name, "bob")] == 0
+        assert rows[(name, "carol")] == total - sum(lost.values())
 
 
-def test_test_cells_of_submissions_carry_no_stderr(course):
-    autograded = read(course["root"] / "autograded" / "alice" / ASSIGNMENT / NB_NAME)
+@pytest.mark.parametrize("name", ASSIGNMENTS)
+def test_test_cells_of_solutions_carry_no_stderr(course, name):
+    autograded = read(course / "autograded" / "alice" / name / _nb(name))
     for cell in autograded.cells:
         if cell.metadata.get("nbgrader", {}).get("grade"):
             assert all(o.get("name") != "stderr" for o in cell.outputs), grade_id(cell)

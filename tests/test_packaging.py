@@ -39,6 +39,6 @@ def test_ci_runs_the_readme_test_command():
 
 
 def test_fixed_assignment_layout():
-    for name in ["03_zeroing_grad"]:
+    for name in ["01_requires_grad", "02_backward", "03_zeroing_grad", "04_no_grad"]:
         assert (ROOT / "source" / name / f"{name}.ipynb").exists()
         assert (ROOT / "release" / name / f"{name}.ipynb").exists()
