@@ -54,6 +54,8 @@ def judge_predictions(answers: dict, part: str = "visible") -> Verdict:
     names = PARTS["visible"] + PARTS["hidden"] if part == "all" else PARTS[part]
     for name in names:
         got, expected = answers.get(name, Ellipsis), truth[name]
+        if got is Ellipsis:
+            return Verdict.fail("unanswered", "predict.unanswered", name=name)
         if expected is None:
             if got is not None:
                 return Verdict.fail("grad_not_none", "predict.none_expected", name=name)

@@ -118,6 +118,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         env = isolated_env(tmp / "home")
+        env["OMP_NUM_THREADS"] = "1"  # Binder gives one CPU
         fresh_kernel_seconds("import matplotlib.pyplot", env, tmp)  # font cache, once
 
         print("== 1. Run-All of each notebook (kernel already started; best of 2) ==")

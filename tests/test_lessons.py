@@ -103,6 +103,7 @@ def test_true_values_come_from_pytorch():
     ({"grad_before": 0.0, "grad_after_one": 12.0}, "visible", False, "should be None"),
     ({"grad_before": None, "grad_after_one": "12"}, "visible", False, "should be a number"),
     ({"grad_before": None, "grad_after_one": 6.0}, "visible", False, "w = 3.0"),
+    ({"grad_before": ..., "grad_after_one": ...}, "visible", False, "still `...`"),
     ({"grad_after_two": 24.0, "grad_after_clear": 12.0}, "hidden", True, ""),
     ({"grad_after_two": 12.0, "grad_after_clear": 12.0}, "hidden", False, "adds into .grad"),
     ({"grad_after_two": 24.0, "grad_after_clear": 36.0}, "hidden", False, "starts from nothing"),
