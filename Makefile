@@ -1,7 +1,7 @@
 # Set-up and everyday commands. Each target creates the virtual environment first if needed.
 #   make lab     open the lessons in JupyterLab
-#   make test    run the whole test suite (what CI runs)
-#   make quick   the fast part of the suite (no Jupyter kernels, no nbgrader runs)
+#   make test    run the whole test suite (what CI runs), browser tests included
+#   make quick   the fast part of the suite (no Jupyter kernels, nbgrader runs or browser)
 #   make release regenerate release/ from source/ with nbgrader
 #   make bench   print the benchmark figures
 
@@ -14,6 +14,9 @@ BIN := $(abspath $(VENV))/bin
 export PATH := $(BIN):$(PATH)
 ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 
+# The browser tests drive Debian's Chromium (root installs it on first use).
+CHROMIUM ?= /usr/bin/chromium
+
 .PHONY: lab test quick release bench
 
 $(VENV)/.installed: pyproject.toml
@@ -25,8 +28,11 @@ $(VENV)/.installed: pyproject.toml
 lab: $(VENV)/.installed
 	$(BIN)/jupyter lab --ServerApp.root_dir=release $(ROOT_FLAG)
 
-test: $(VENV)/.installed
-	$(BIN)/python -m pytest
+$(CHROMIUM):
+	apt-get update -qq && apt-get install -y -qq chromium
+
+test: $(VENV)/.installed $(CHROMIUM)
+	CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
 
 quick: $(VENV)/.installed
 	$(BIN)/python -m pytest -m "not slow"

@@ -40,8 +40,10 @@ class MultipleChoice(widgets.VBox):
         self.button = widgets.Button(description=text("quiz.check"), button_style="primary")
         self.feedback = widgets.HTML()
         self.button.on_click(lambda _: self.reveal())
+        self.button.add_class("quiz-check")
         super().__init__([widgets.HTML(f"<b>{raw(f'quiz.{qid}.question')}</b>"),
                           self.choices, self.button, self.feedback])
+        self.add_class("quiz-question")
 
     def reveal(self) -> None:
         letter = self.choices.value
