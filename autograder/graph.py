@@ -38,7 +38,9 @@ def judge_properties(answers: dict, part: str = "visible") -> Verdict:
     truth = true_properties()
     names = PARTS["visible"] + PARTS["hidden"] if part == "all" else PARTS[part]
     for name in names:
-        got = answers.get(name, Ellipsis)
+        if name not in answers:
+            return Verdict.fail("missing", "graph.missing", name=name)
+        got = answers[name]
         if not (isinstance(got, tuple) and len(got) == 3):
             return Verdict.fail("bad_format", "graph.format", name=name, got=repr(got))
         requires_grad, is_leaf, grad_fn = truth[name]

@@ -1,18 +1,32 @@
 """Exercises a student can check and ask hints for, in the style of Kaggle's learntools:
 ``ex.check(train)`` shows the grader's diagnosis of their own code; ``ex.hint()``,
-``ex.hint(2)``, … give tiered hints. Checks are the same functions the graded test
-cells run, so what passes here passes there (hidden cases aside)."""
+``ex.hint(2)``, … give tiered hints, each opened by the diagnosis of the student's
+current answer (read from the notebook's variables), so a stuck student sees what
+*their* code does, not only a generic text. Checks are the same functions the graded
+test cells run, so what passes here passes there (hidden cases aside)."""
 from __future__ import annotations
+
+import contextlib
+import io
+import sys
 
 from autograder import checks
 
 from .text import raw, text
 
 
+def _names(*names):
+    """Read the answer from the notebook: one variable, or several as a dict."""
+    if len(names) == 1:
+        return lambda ns: ns[names[0]]
+    return lambda ns: {n: ns[n] for n in names if n in ns}
+
+
 class Exercise:
-    def __init__(self, name: str, check):
+    def __init__(self, name: str, check, answer=None):
         self.name = name
         self._check = check
+        self._answer = answer  # namespace → the argument the check takes
 
     def check(self, *args, **kwargs) -> bool:
         try:
@@ -22,8 +36,27 @@ class Exercise:
             return False
         return True
 
-    def hint(self, level: int = 1) -> None:
+    def diagnosis(self, namespace: dict) -> str | None:
+        """What the grader says about the student's current answer, if there is one."""
+        if self._answer is None:
+            return None
+        try:
+            answer = self._answer(namespace)
+        except KeyError:
+            return text("exercise.not_defined")
+        try:
+            with contextlib.redirect_stdout(io.StringIO()):
+                self._check(answer)
+        except AssertionError as failure:
+            return text("exercise.diagnosis", message=failure)
+        return text("exercise.already_passes")
+
+    def hint(self, level: int = 1, namespace: dict | None = None) -> None:
+        namespace = namespace if namespace is not None else sys._getframe(1).f_globals
         tiers = raw(f"hints.{self.name}")
+        found = self.diagnosis(namespace)
+        if found:
+            print(found)
         if str(level) not in tiers:
             print(text("exercise.no_more_hints", name=self.name))
             return
@@ -32,18 +65,20 @@ class Exercise:
 
 
 # Lesson 1
-graph_predict = Exercise("graph_predict", checks.check_graph_predictions)
-freeze_body = Exercise("freeze_body", checks.check_freeze_body)
+graph_predict = Exercise("graph_predict", checks.check_graph_predictions, _names("predictions"))
+freeze_body = Exercise("freeze_body", checks.check_freeze_body, _names("freeze_body"))
 # Lesson 2
-derivative = Exercise("derivative", checks.check_derivative)
-numerical_grad = Exercise("numerical_grad", checks.check_numerical_grad)
-weighted_grad = Exercise("weighted_grad", checks.check_weighted_grad)
-# Lesson 3 (``predict`` there is the prediction of .grad values)
-grad_predict = Exercise("predict", checks.check_grad_predictions)
-train_loop = Exercise("train_loop", checks.check_train_loop)
-train_accumulate = Exercise("train_accumulate", checks.check_train_accumulate)
-fit_line = Exercise("fit_line", checks.check_fit_line)
+derivative = Exercise("derivative", checks.check_derivative, _names("derivative"))
+numerical_grad = Exercise("numerical_grad", checks.check_numerical_grad, _names("numerical_grad"))
+weighted_grad = Exercise("weighted_grad", checks.check_weighted_grad, _names("weighted_grad"))
+# Lesson 3 (``grad_predict`` there is the prediction of .grad values)
+grad_predict = Exercise("predict", checks.check_grad_predictions,
+                        _names("grad_before", "grad_after_one"))
+train_loop = Exercise("train_loop", checks.check_train_loop, _names("train"))
+train_accumulate = Exercise("train_accumulate", checks.check_train_accumulate,
+                            _names("train_accumulate"))
+fit_line = Exercise("fit_line", checks.check_fit_line, _names("fit_line"))
 # Lesson 4
-predict = Exercise("inference_predict", checks.check_predict)
-sgd_step = Exercise("sgd_step", checks.check_sgd_step)
-evaluate = Exercise("evaluate", checks.check_evaluate)
+predict = Exercise("inference_predict", checks.check_predict, _names("predict"))
+sgd_step = Exercise("sgd_step", checks.check_sgd_step, _names("sgd_step"))
+evaluate = Exercise("evaluate", checks.check_evaluate, _names("evaluate"))

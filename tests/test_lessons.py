@@ -247,3 +247,28 @@ def test_memory_widget_moves_with_the_slider():
 def test_dropout_demo_states_the_facts():
     facts = demos.dropout_outputs()
     assert facts == {"train_differ": True, "eval_same": True, "eval_requires_grad": True}
+
+
+def test_hint_opens_with_the_diagnosis_of_the_students_own_code(capsys):
+    def train(model, optimizer, loss_fn, batches):
+        losses = []
+        for x, y in batches:
+            loss = loss_fn(model(x), y)
+            loss.backward()
+            optimizer.step()
+            losses.append(loss.item())
+        return losses
+    exercises.train_loop.hint(namespace={"train": train})
+    out = capsys.readouterr().out
+    assert out.startswith("What your code does right now: Gradients were never cleared")
+    assert "Hint 1 of 3" in out
+    exercises.train_loop.hint(2, namespace={})
+    assert "Run your answer cell first" in capsys.readouterr().out
+
+
+def test_hint_reads_the_notebooks_variables(capsys):
+    """In a notebook, hint() reads the cell's globals: emulate a cell with exec."""
+    cell = "grad_before, grad_after_one = 0.0, 12.0\nexercises.grad_predict.hint()"
+    exec(cell, {"exercises": exercises})
+    out = capsys.readouterr().out
+    assert "What your code does right now" in out and "should be None" in out

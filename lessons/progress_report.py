@@ -1,0 +1,151 @@
+"""``lessons.progress()``: which exercises and Quick Check answers of the four lessons pass
+right now, read from the notebooks on disk.
+
+Only what grading needs is run: each notebook's setup cell, its answer cells and its
+visible test cells, in a fresh IPython shell in a separate process, never the demos
+and widgets. Results are cached by the text of those cells, so a notebook that has
+not changed since the last call is not run again.
+"""
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import os
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .text import text
+
+ASSIGNMENTS = ["01_requires_grad", "02_backward", "03_zeroing_grad", "04_no_grad"]
+RUN_TIMEOUT = 300  # seconds for all notebooks that need a run
+
+
+def find_notebooks(start: Path | None = None) -> dict:
+    """The lesson notebooks next to (or above) the working directory, by assignment name."""
+    start = Path(start or os.getcwd()).resolve()
+    found = {}
+    for base in (start, start.parent, start / "release", start.parent.parent):
+        for name in ASSIGNMENTS:
+            path = base / name / f"{name}.ipynb"
+            if name not in found and path.exists():
+                found[name] = path
+    return found
+
+
+def _strip_hidden(source: str) -> str:
+    lines, hidden = [], False
+    for line in source.splitlines():
+        if "BEGIN HIDDEN TESTS" in line:
+            hidden = True
+        elif "END HIDDEN TESTS" in line:
+            hidden = False
+        elif not hidden:
+            lines.append(line)
+    return "\n".join(lines)
+
+
+def graded_cells(path: Path) -> dict:
+    """The cells grading needs: setup, answers (solution cells) and visible tests."""
+    nb = json.loads(path.read_text())
+    job = {"setup": "", "answers": [], "tests": []}
+    for cell in nb["cells"]:
+        meta = cell.get("metadata", {}).get("nbgrader", {})
+        source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
+        if cell["cell_type"] != "code":
+            continue
+        if meta.get("grade_id") == "setup":
+            job["setup"] = source
+        elif meta.get("solution"):
+            job["answers"].append(source)
+        elif meta.get("grade"):
+            job["tests"].append({"id": meta["grade_id"], "points": meta.get("points", 0),
+                                 "source": _strip_hidden(source)})
+    return job
+
+
+def _key(job: dict) -> str:
+    return hashlib.sha256(json.dumps(job, sort_keys=True).encode()).hexdigest()
+
+
+def _cache_file() -> Path:
+    base = Path(os.environ.get("XDG_CACHE_HOME", Path.home() / ".cache"))
+    return base / "autograd-lessons" / "progress.json"
+
+
+def _load_cache() -> dict:
+    try:
+        return json.loads(_cache_file().read_text())
+    except (OSError, ValueError):
+        return {}
+
+
+def _save_cache(cache: dict) -> None:
+    path = _cache_file()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(json.dumps(cache))
+    except OSError:
+        pass  # a read-only home only costs the cache
+
+
+def run_jobs(jobs: dict) -> dict:
+    """Run notebooks' graded cells in a separate process; name → list of test results."""
+    if not jobs:
+        return {}
+    done = subprocess.run([sys.executable, "-m", "lessons.progress_runner"],
+                          input=json.dumps(jobs), capture_output=True, text=True,
+                          timeout=RUN_TIMEOUT)
+    if done.returncode != 0:
+        raise RuntimeError(done.stderr[-2000:])
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+@dataclass
+class Progress:
+    rows: list = field(default_factory=list)  # (assignment, test id, points, passed, message)
+    missing: list = field(default_factory=list)
+    ran: list = field(default_factory=list)  # notebooks that had to run (not cached)
+
+    @property
+    def score(self) -> tuple:
+        return (sum(p for _, _, p, ok, _ in self.rows if ok), sum(p for _, _, p, _, _ in self.rows))
+
+    def __str__(self) -> str:
+        lines = [text("progress.title", got=self.score[0], total=self.score[1])]
+        for name, test, points, ok, message in self.rows:
+            mark = "✓" if ok else "✗"
+            lines.append(f"{mark} {name} · {test} ({points}) {'' if ok else message}".rstrip())
+        lines += [text("progress.missing", name=name) for name in self.missing]
+        return "\n".join(lines)
+
+    def _repr_html_(self) -> str:
+        head = html.escape(text("progress.title", got=self.score[0], total=self.score[1]))
+        rows = "".join(
+            f"<tr><td>{'✓' if ok else '✗'}</td><td>{html.escape(name)}</td><td>{html.escape(test)}</td>"
+            f"<td>{points}</td><td>{html.escape('' if ok else message)}</td></tr>"
+            for name, test, points, ok, message in self.rows)
+        missing = "".join(f"<p>{html.escape(text('progress.missing', name=n))}</p>" for n in self.missing)
+        header = "".join(f"<th>{html.escape(text(f'progress.{c}'))}</th>"
+                         for c in ("status", "lesson", "check", "points", "message"))
+        return (f"<div class='lesson-progress'><p><b>{head}</b></p><table><tr>{header}</tr>{rows}"
+                f"</table>{missing}</div>")
+
+
+def progress(start: Path | None = None) -> Progress:
+    """What passes now in each lesson notebook found near ``start`` (default: the working directory)."""
+    notebooks = find_notebooks(start)
+    jobs = {name: graded_cells(path) for name, path in notebooks.items()}
+    cache = _load_cache()
+    stale = {name: job for name, job in jobs.items() if cache.get(name, {}).get("key") != _key(job)}
+    for name, results in run_jobs(stale).items():
+        cache[name] = {"key": _key(jobs[name]), "results": results}
+    if stale:
+        _save_cache(cache)
+    report = Progress(missing=[n for n in ASSIGNMENTS if n not in notebooks], ran=sorted(stale))
+    for name in ASSIGNMENTS:
+        for result in cache.get(name, {}).get("results", []) if name in jobs else []:
+            report.rows.append((name, result["id"], result["points"], result["passed"], result["message"]))
+    return report

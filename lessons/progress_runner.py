@@ -1,0 +1,45 @@
+"""Run the graded cells of lesson notebooks (see lessons.progress) and print the results as JSON.
+
+Each notebook gets a fresh IPython shell, so cells behave as in Jupyter (magics
+included) and no state passes from one notebook to the next.
+"""
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+import sys
+
+
+def _run(shell, source: str):
+    with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+        return shell.run_cell(source, store_history=False, silent=True)
+
+
+def run_notebook(job: dict) -> list:
+    from IPython.core.interactiveshell import InteractiveShell
+
+    InteractiveShell.clear_instance()
+    shell = InteractiveShell.instance()
+    _run(shell, job["setup"])
+    for source in job["answers"]:
+        _run(shell, source)
+    results = []
+    for test in job["tests"]:
+        outcome = _run(shell, test["source"])
+        error = outcome.error_in_exec or outcome.error_before_exec
+        message = "" if error is None else (
+            str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}")
+        results.append({"id": test["id"], "points": test["points"], "passed": error is None,
+                        "message": message.splitlines()[0] if message else ""})
+    return results
+
+
+def main() -> None:
+    jobs = json.loads(sys.stdin.read())
+    results = {name: run_notebook(job) for name, job in jobs.items()}
+    print(json.dumps(results))
+
+
+if __name__ == "__main__":
+    main()
