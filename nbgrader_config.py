@@ -30,3 +30,15 @@ c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
+
+# A student who deletes a test cell does not delete its points: the cell comes back.
+# SafeDeduplicateIds is nbgrader's DeduplicateIds with a fix: a student who duplicated a
+# graded cell made nbgrader fail the whole notebook.
+c.OverwriteCells.add_missing_cells = True
+c.Autograde.sanitize_preprocessors = [
+    "nbgrader.preprocessors.ClearOutput",
+    "autograder.nbgrader_ext.SafeDeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec",
+    "nbgrader.preprocessors.OverwriteCells",
+    "nbgrader.preprocessors.CheckCellMetadata",
+]

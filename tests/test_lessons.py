@@ -272,3 +272,12 @@ def test_hint_reads_the_notebooks_variables(capsys):
     exec(cell, {"exercises": exercises})
     out = capsys.readouterr().out
     assert "What your code does right now" in out and "should be None" in out
+
+
+def test_widgets_skip_drawing_while_nbgrader_runs(monkeypatch):
+    monkeypatch.setenv("NBGRADER_EXECUTION", "autograde")
+    w = widgets.GradPileUp(calls=2)
+    assert not w.plot.value and not w.caption.value
+    monkeypatch.delenv("NBGRADER_EXECUTION")
+    w.slider.value = 3
+    assert bytes(w.plot.value).startswith(b"\x89PNG") and "w.grad = 36" in w.caption.value

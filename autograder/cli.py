@@ -1,0 +1,50 @@
+"""``autograder``: the instructor's command line.
+
+    autograder grade ASSIGNMENT [--jobs N] [--student ID ...] [--course DIR] [--db-url URL]
+
+grades every submission (or only the named students: a regrade touches nobody else),
+generates feedback, exports grades.csv and prints the class's most common mistakes.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="autograder", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("grade", help="autograde, feed back and export one assignment")
+    g.add_argument("assignment")
+    g.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                   help="submissions graded at once (default: 2, or 1 on a one-core machine)")
+    g.add_argument("--student", action="append", default=None,
+                   help="grade only this student (repeat for several); others are untouched")
+    g.add_argument("--course", type=Path, default=Path.cwd(), help="course directory (default: here)")
+    g.add_argument("--db-url", default=None, help="gradebook URL (default: nbgrader_config.py's)")
+    g.add_argument("--timeout", type=int, default=None, help="seconds a cell may run")
+    g.add_argument("--no-export", action="store_true", help="do not write grades.csv")
+    args = parser.parse_args(argv)
+
+    from . import grade
+
+    report = grade.grade(args.course, args.assignment, jobs=args.jobs, students=args.student,
+                         db_url=args.db_url, timeout=args.timeout)
+    failed = [o for o in report.outcomes if not o.ok]
+    print(f"{args.assignment}: {len(report.outcomes)} submissions graded in {report.seconds:.1f} s "
+          f"({len(failed)} could not be graded normally)")
+    for outcome in failed:
+        print(f"  {outcome.student}: {outcome.reason}")
+    if report.mistakes:
+        print("Most common mistakes (students · mistake):")
+        for key, count in report.mistakes:
+            print(f"  {count:4d} · {key}")
+    if not args.no_export:
+        print(f"grades exported to {grade.export_csv(args.course, args.db_url)}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

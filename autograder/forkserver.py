@@ -1,0 +1,178 @@
+"""Fresh, pre-warmed, sandboxed kernels in milliseconds: a fork server for grading.
+
+Starting a kernel and importing torch costs ~3 s of CPU per submission. The fork
+server pays it once: it imports ipykernel, torch (with torch.optim), matplotlib and
+the lesson packages, runs no user code, and then forks one child per kernel
+requested. Each child is a new process with nothing of any student in it; it
+applies the sandbox (autograder.sandbox) and becomes an IPython kernel on the
+connection file jupyter_client wrote.
+
+``ForkProvisioner`` is the jupyter_client kernel provisioner that asks the server
+for a kernel instead of starting ``python -m ipykernel``. It is registered as the
+entry point ``autograder-fork``; ``install_kernelspec`` writes a kernel spec that
+uses it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import sys
+from pathlib import Path
+
+from jupyter_client.provisioning import LocalProvisioner
+
+from . import sandbox
+
+KERNEL_NAME = "autograder-fork"
+ENV_SOCKET = "AUTOGRADER_FORKSERVER"
+
+
+# -- the server ----------------------------------------------------------------------------
+def _warm_up() -> None:
+    """Import what every lesson notebook imports, so children start with it loaded."""
+    import ipykernel.kernelapp  # noqa: F401
+    import matplotlib
+    matplotlib.use("module://matplotlib_inline.backend_inline")
+    import matplotlib.pyplot  # noqa: F401
+    import torch  # noqa: F401
+    import torch._dynamo  # noqa: F401  (first use of torch.optim imports it)
+    import torch.optim  # noqa: F401
+    import lessons.exercises  # noqa: F401
+    import lessons.quiz  # noqa: F401
+    import lessons.widgets  # noqa: F401
+    import autograder.checks  # noqa: F401
+
+
+def _reap(signum, frame) -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _become_kernel(request: dict) -> None:
+    """In the forked child: sandbox this process, then run an IPython kernel. Never returns."""
+    try:
+        os.setsid()
+        os.environ.clear()
+        os.environ.update(request["env"])
+        os.chdir(request["cwd"])
+        sandbox.apply(request.get("limits", {}))
+        from ipykernel.kernelapp import IPKernelApp
+        app = IPKernelApp.instance()
+        app.initialize(["-f", request["connection_file"], *request.get("extra", [])])
+        app.start()
+    finally:
+        os._exit(0)
+
+
+def serve(path: str) -> None:
+    _warm_up()
+    signal.signal(signal.SIGCHLD, _reap)
+    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    server.bind(path)
+    server.listen(16)
+    print("ready", flush=True)
+    while True:
+        try:
+            conn, _ = server.accept()
+        except InterruptedError:
+            continue
+        with conn:
+            request = json.loads(conn.makefile().readline())
+            if request.get("stop"):
+                return
+            pid = os.fork()
+            if pid == 0:
+                server.close()
+                conn.close()
+                _become_kernel(request)
+            conn.sendall((json.dumps({"pid": pid}) + "\n").encode())
+
+
+def request_kernel(path: str, request: dict) -> int:
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.connect(path)
+        s.sendall((json.dumps(request) + "\n").encode())
+        return json.loads(s.makefile().readline())["pid"]
+
+
+# -- the provisioner -----------------------------------------------------------------------
+class ForkedProcess:
+    """Enough of subprocess.Popen for jupyter_client, for a process we did not fork."""
+
+    stdin = stdout = stderr = None
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self.returncode = None
+
+    def poll(self):
+        try:
+            with open(f"/proc/{self.pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            state = "X"
+        if state in ("Z", "X"):
+            self.returncode = self.returncode if self.returncode is not None else -1
+            return self.returncode
+        return None
+
+    def wait(self, timeout=None):
+        import time
+        deadline = None if timeout is None else time.monotonic() + timeout
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError
+            time.sleep(0.02)
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        try:
+            os.kill(self.pid, signum)
+        except ProcessLookupError:
+            pass
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGTERM)
+
+
+class ForkProvisioner(LocalProvisioner):
+    """Get a kernel from the fork server named by $AUTOGRADER_FORKSERVER."""
+
+    async def launch_kernel(self, cmd, **kwargs):
+        connection_file = cmd[cmd.index("-f") + 1]
+        extra = [arg for arg in cmd if arg.startswith("--HistoryManager")]
+        env = dict(kwargs.get("env") or os.environ)
+        request = {"connection_file": connection_file, "cwd": str(kwargs.get("cwd") or os.getcwd()),
+                   "env": env, "extra": extra, "limits": sandbox.limits_from_env(env)}
+        pid = request_kernel(env[ENV_SOCKET], request)
+        self.process = ForkedProcess(pid)
+        self.pid = self.pgid = pid
+        self.cwd = request["cwd"]
+        return self.connection_info
+
+
+def install_kernelspec(prefix: Path) -> Path:
+    """Write the kernel spec ``autograder-fork`` under ``prefix`` (add it to JUPYTER_PATH)."""
+    folder = Path(prefix) / "kernels" / KERNEL_NAME
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (autograder, forked)",
+        "language": "python",
+        "metadata": {"kernel_provisioner": {"provisioner_name": KERNEL_NAME}},
+    }))
+    return folder
+
+
+if __name__ == "__main__":
+    serve(sys.argv[1])

@@ -1,0 +1,250 @@
+"""Grade a whole class: every submission of an assignment through nbgrader's own pipeline,
+in parallel, each in a fresh pre-warmed sandboxed kernel, then feedback and the CSV export.
+
+* Workers are long-lived processes; each grades one submission at a time with
+  nbgrader's ``Autograde`` converter (the same preprocessors ``nbgrader autograde``
+  runs, with ``ResilientExecute`` in place of ``Execute``) and then generates that
+  student's feedback.
+* Kernels come from the fork server (autograder.forkserver): a fresh process per
+  submission, forked from one that already imported torch, torch.optim, matplotlib
+  and the lesson packages, with the sandbox applied before any student code runs.
+* A submission that cannot be graded at all (not JSON, empty, unreadable) gets 0 on
+  every question of that notebook, and its feedback says why; the others are not
+  affected.
+"""
+from __future__ import annotations
+
+import concurrent.futures as futures
+import html
+import multiprocessing
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import forkserver, messages
+
+WORKER = {}  # per worker process: the nbgrader API object
+
+
+@dataclass
+class Outcome:
+    student: str
+    ok: bool
+    seconds: float
+    reason: str = ""
+
+
+@dataclass
+class Report:
+    assignment: str
+    outcomes: list = field(default_factory=list)
+    seconds: float = 0.0
+    mistakes: list = field(default_factory=list)  # (message key, number of students)
+
+
+def sqlite_with_timeout(db_url: str) -> str:
+    """Let SQLite writers wait for each other instead of failing with 'database is locked'."""
+    if db_url.startswith("sqlite:") and "timeout=" not in db_url:
+        return db_url + ("&" if "?" in db_url else "?") + "timeout=120"
+    return db_url
+
+
+def course_config(root: Path, db_url: str | None, kernel_name: str | None, timeout: int | None):
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    config.CourseDirectory.root = str(root)
+    if db_url:
+        config.CourseDirectory.db_url = db_url
+    config.CourseDirectory.db_url = sqlite_with_timeout(config.CourseDirectory.db_url)
+    preprocessors = [
+        "autograder.nbgrader_ext.ResilientExecute",
+        "nbgrader.preprocessors.IgnorePattern",
+        "nbconvert.preprocessors.ClearMetadataPreprocessor",
+        "nbgrader.preprocessors.LimitOutput",
+        "nbgrader.preprocessors.SaveAutoGrades",
+        "nbgrader.preprocessors.AssignLatePenalties",
+        "nbgrader.preprocessors.CheckCellMetadata",
+    ]
+    config.Autograde.autograde_preprocessors = preprocessors
+    if kernel_name:
+        config.ResilientExecute.kernel_name = kernel_name
+        # each kernel serves one submission and is thrown away: no need to wait for a clean exit
+        config.ResilientExecute.shutdown_kernel = "immediate"
+    if timeout:
+        config.Execute.timeout = timeout
+    return config
+
+
+def _init_worker(root: str, config) -> None:
+    import logging
+
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    os.chdir(root)
+    coursedir = CourseDirectory(config=config)
+    WORKER["api"] = NbGraderAPI(coursedir=coursedir, config=config)
+    WORKER["api"].log.setLevel(logging.WARNING)
+    WORKER["db_url"] = coursedir.db_url
+
+
+def _grade_one(assignment: str, student: str) -> Outcome:
+    api = WORKER["api"]
+    start = time.perf_counter()
+    result = api.autograde(assignment, student, force=True, create=True)
+    if result["success"]:
+        feedback = api.generate_feedback(assignment, student, force=True)
+        ok = feedback["success"]
+        reason = "" if ok else feedback.get("error", "")[-500:]
+    else:
+        reason = _reason(result)
+        if reason == MISSING:
+            explain = lambda notebook: messages.text("grading.missing", notebook=notebook)  # noqa: E731
+        else:
+            explain = lambda notebook: messages.text("grading.unreadable", notebook=notebook,  # noqa: E731
+                                                     reason=reason)
+        zero_submission(WORKER["db_url"], api.coursedir, assignment, student, explain)
+        ok = False
+    return Outcome(student, ok, time.perf_counter() - start, reason)
+
+
+MISSING = "no notebook was submitted"
+
+
+def _reason(result: dict) -> str:
+    """One line a student can read, from nbgrader's log and traceback."""
+    text = (result.get("error") or "") + (result.get("log") or "")
+    for marker, reason in (("NotJSONError", "the file is not a valid notebook (not JSON)"),
+                           ("JSONDecodeError", "the file is not a valid notebook (not JSON)"),
+                           ("Notebook does not appear to be JSON", "the file is not a valid notebook (not JSON)"),
+                           ("ValidationError", "the file is not a valid notebook (its structure is broken)"),
+                           ("No notebooks were matched", MISSING),
+                           ("No notebooks found", MISSING)):
+        if marker in text:
+            return reason
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1][:300] if lines else "grading failed"
+
+
+def zero_submission(db_url: str, coursedir, assignment: str, student: str, explain) -> None:
+    """Give 0 on every question of a submission that could not be graded, and say why
+    (``explain(notebook file name)`` is the sentence for the student's feedback)."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url, coursedir.course_id) as gb:
+        gb.update_or_create_student(student)
+        submission = gb.update_or_create_submission(assignment, student)
+        for notebook in submission.notebooks:
+            for grade in notebook.grades:
+                grade.auto_score = 0
+                grade.needs_manual_grade = False
+            gb.db.commit()
+            folder = Path(coursedir.format_path(coursedir.feedback_directory, student, assignment))
+            folder.mkdir(parents=True, exist_ok=True)
+            message = explain(f"{notebook.name}.ipynb")
+            (folder / f"{notebook.name}.html").write_text(
+                f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(notebook.name)}"
+                f"</title></head><body><h1>{html.escape(notebook.name)}</h1><p>{html.escape(message)}</p>"
+                f"<p>Score: 0</p></body></html>")
+
+
+def submitted_students(root: Path, assignment: str) -> list:
+    base = root / "submitted"
+    return sorted(p.name for p in base.iterdir() if (p / assignment).is_dir()) if base.is_dir() else []
+
+
+class ForkServer:
+    """The fork server process and the kernel spec that points at it, for one grading run."""
+
+    def __init__(self):
+        self.folder = Path(tempfile.mkdtemp(prefix="autograder-"))
+        self.socket = str(self.folder / "fork.sock")
+        forkserver.install_kernelspec(self.folder / "share")
+        self.log = open(self.folder / "kernels.log", "w")  # kernels' own logging, not students' output
+        self.process = subprocess.Popen([sys.executable, "-m", "autograder.forkserver", self.socket],
+                                        stdout=subprocess.PIPE, stderr=self.log, text=True)
+        if self.process.stdout.readline().strip() != "ready":
+            raise RuntimeError("the fork server did not start")
+
+    def environment(self) -> dict:
+        jupyter_path = os.pathsep.join(filter(None, [str(self.folder / "share"),
+                                                     os.environ.get("JUPYTER_PATH")]))
+        return {"JUPYTER_PATH": jupyter_path, forkserver.ENV_SOCKET: self.socket}
+
+    def close(self) -> None:
+        self.process.kill()
+        self.process.wait()
+        self.log.close()
+
+
+def show_progress(done: int, total: int, failed: int, started: float, stream=sys.stderr) -> None:
+    elapsed = time.perf_counter() - started
+    left = elapsed / done * (total - done) if done else 0
+    width = 30
+    bar = "#" * (width * done // total) + "." * (width - width * done // total)
+    line = f"[{bar}] {done}/{total} graded, {failed} failed, {elapsed:.0f} s, ~{left:.0f} s left"
+    end = "\r" if stream.isatty() and done < total else "\n"
+    stream.write(("\r" if stream.isatty() else "") + line + end)
+    stream.flush()
+
+
+def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = None,
+          db_url: str | None = None, timeout: int | None = None, progress=show_progress) -> Report:
+    """Autograde, then give feedback to, every (or the named) student's submission."""
+    root = Path(root).resolve()
+    students = students or submitted_students(root, assignment)
+    report = Report(assignment)
+    started = time.perf_counter()
+    server = ForkServer()
+    saved_env = dict(os.environ)
+    os.environ.update(server.environment())
+    try:
+        config = course_config(root, db_url, forkserver.KERNEL_NAME, timeout)
+        _prepare_gradebook(root, config, assignment, students)
+        context = multiprocessing.get_context("spawn")
+        with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
+                                         initializer=_init_worker, initargs=(str(root), config)) as pool:
+            pending = [pool.submit(_grade_one, assignment, s) for s in students]
+            for future in futures.as_completed(pending):
+                report.outcomes.append(future.result())
+                if progress:
+                    progress(len(report.outcomes), len(students),
+                             sum(not o.ok for o in report.outcomes), started)
+    finally:
+        os.environ.clear()
+        os.environ.update(saved_env)
+        server.close()
+    from . import summary
+    report.mistakes = summary.common_mistakes(root, assignment, students)
+    report.seconds = time.perf_counter() - started
+    return report
+
+
+def _prepare_gradebook(root: Path, config, assignment: str, students: list) -> None:
+    """Create students up front, so parallel workers never race to insert the same rows."""
+    from nbgrader.api import Gradebook
+    from nbgrader.coursedir import CourseDirectory
+
+    coursedir = CourseDirectory(config=config)
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        gb.find_assignment(assignment)  # raises MissingEntry: run generate_assignment first
+        for student in students:
+            gb.update_or_create_student(student)
+
+
+def export_csv(root: Path, db_url: str | None = None, to: str = "grades.csv") -> Path:
+    from nbgrader.api import Gradebook
+    from nbgrader.plugins import CsvExportPlugin
+
+    config = course_config(Path(root), db_url, None, None)
+    from nbgrader.coursedir import CourseDirectory
+    coursedir = CourseDirectory(config=config)
+    path = Path(root) / to
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        CsvExportPlugin(to=str(path)).export(gb)
+    return path

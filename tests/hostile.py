@@ -1,0 +1,72 @@
+"""Hostile and broken submissions of lesson 3, and what each must cost (test cells lost).
+
+Each entry turns a correctly solved notebook into a bad one. ``lost`` lists the test
+cells the student must lose (all other cells keep full marks); ``None`` means the
+notebook cannot be graded at all and every test cell scores 0.
+"""
+from __future__ import annotations
+
+import copy
+
+from helpers import grade_id
+
+ALL = None
+
+
+def _set(nb, cell_id, source):
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        if grade_id(cell) == cell_id:
+            cell.source = source
+    return nb
+
+
+def _drop(nb, cell_id):
+    nb = copy.deepcopy(nb)
+    nb.cells = [c for c in nb.cells if grade_id(c) != cell_id]
+    return nb
+
+
+def _duplicate(nb, cell_id):
+    nb = copy.deepcopy(nb)
+    i = next(i for i, c in enumerate(nb.cells) if grade_id(c) == cell_id)
+    twin = copy.deepcopy(nb.cells[i])
+    twin.id = twin.id + "-copy"
+    nb.cells.insert(i + 1, twin)
+    return nb
+
+
+def _retype(nb, cell_id):
+    nb = copy.deepcopy(nb)
+    for i, cell in enumerate(nb.cells):
+        if grade_id(cell) == cell_id:
+            nb.cells[i] = {"cell_type": "markdown", "id": cell.id, "metadata": cell.metadata,
+                           "source": cell.source}
+    import nbformat
+    return nbformat.from_dict(nb)
+
+
+LOOP = "def train(model, optimizer, loss_fn, batches):\n    while True:\n        pass\n"
+
+# name → (how to make it from the solved notebook, or raw file text; test cells lost)
+HOSTILE = {
+    "loops_forever": (lambda nb: _set(nb, "train_loop", LOOP + "train(None, None, None, None)\n"),
+                      {"train_loop_tests"}),
+    "allocates_50_gb": (lambda nb: _set(nb, "fit_line", "buffer = bytearray(50 * 2**30)\n"),
+                        {"fit_line_tests"}),
+    "exits_the_process": (lambda nb: _set(nb, "train_accumulate", "import os\nos._exit(1)\n"),
+                          {"train_accumulate_tests"}),
+    "segfaults": (lambda nb: _set(nb, "fit_line", "import ctypes\nctypes.string_at(0)\n"),
+                  {"fit_line_tests"}),
+    "prints_100_mb": (lambda nb: _set(nb, "predict_answers", 'print("x" * 100_000_000)\n'),
+                      {"predict_tests"}),
+    "calls_sys_exit": (lambda nb: _set(nb, "train_accumulate", "import sys\nsys.exit()\n"),
+                       {"train_accumulate_tests"}),
+    "deletes_a_test_cell": (lambda nb: _drop(nb, "train_loop_tests"), set()),
+    "duplicates_an_answer_cell": (lambda nb: _duplicate(nb, "train_loop"), set()),
+    "retypes_a_test_cell": (lambda nb: _retype(nb, "fit_line_tests"), set()),
+    "edits_a_locked_test": (lambda nb: _set(nb, "train_loop_tests", "pass\n"), set()),
+    "not_json": ("{'cells': [", ALL),
+    "empty_file": ("", ALL),
+    "missing_notebook": (None, ALL),
+}
