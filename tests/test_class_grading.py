@@ -1,0 +1,159 @@
+"""`autograder grade` on a real course: hostile and broken submissions, identical scores to
+plain `nbgrader autograde`, feedback, export, regrading one student, jobs 1 vs 2."""
+from __future__ import annotations
+
+import csv
+import os
+import shutil
+import subprocess
+import textwrap
+import time
+
+import nbformat
+import pytest
+from nbgrader.api import Gradebook
+
+import catalogue
+from helpers import BIN, ROOT, fill, isolated_env, nbgrader, read, solutions
+from hostile import ALL, HOSTILE
+
+pytestmark = pytest.mark.slow
+NAME = "03_zeroing_grad"
+TESTS = {"quiz_q1", "quiz_q2", "quiz_q3", "quiz_q4", "predict_tests", "train_loop_tests",
+         "train_accumulate_tests", "fit_line_tests"}
+
+
+def make_course(root, env, submissions: dict):
+    """A course with lesson 3 generated and the given submissions (student → notebook, text or None)."""
+    root.mkdir(parents=True, exist_ok=True)
+    shutil.copy(ROOT / "nbgrader_config.py", root)
+    shutil.copytree(ROOT / "source", root / "source")
+    nbgrader(["generate_assignment", NAME, "--force"], root, env)
+    for student, content in submissions.items():
+        folder = root / "submitted" / student / NAME
+        folder.mkdir(parents=True)
+        if isinstance(content, str):
+            (folder / f"{NAME}.ipynb").write_text(content)
+        elif content is not None:
+            nbformat.write(content, str(folder / f"{NAME}.ipynb"))
+    return root
+
+
+def notebooks():
+    release = read(ROOT / "release" / NAME / f"{NAME}.ipynb")
+    right = solutions(read(ROOT / "source" / NAME / f"{NAME}.ipynb"))
+    wrong_loop = textwrap.dedent(next(e for e in catalogue.TRAIN_LOOP
+                                      if e.name == "cleared_once_before_loop").source).strip()
+    return {"alice": fill(release, right), "bob": release,
+            "carol": fill(release, dict(right, train_loop=wrong_loop))}
+
+
+def autograder(args, root, env):
+    result = subprocess.run([str(BIN / "autograder"), *args], cwd=root, env=env,
+                            capture_output=True, text=True, timeout=900)
+    assert result.returncode == 0, result.stdout + result.stderr
+    return result.stdout
+
+
+def scores(root) -> dict:
+    """student → {test cell → score}, straight from the gradebook."""
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        return {s.id: {g.name: g.score for g in gb.find_submission_notebook(NAME, NAME, s.id).grades}
+                for s in gb.students}
+
+
+@pytest.fixture(scope="module")
+def hostile_course(tmp_path_factory):
+    env = isolated_env(tmp_path_factory.mktemp("home"))
+    good = notebooks()
+    submissions = dict(good)
+    for student, (make, _) in HOSTILE.items():
+        submissions[student] = make(good["alice"]) if callable(make) else make
+    root = make_course(tmp_path_factory.mktemp("course"), env, submissions)
+    output = autograder(["grade", NAME, "--jobs", "2", "--timeout", "10"], root, env)
+    return root, env, output
+
+
+@pytest.fixture(scope="module")
+def plain_course(tmp_path_factory):
+    """The same good submissions graded by plain `nbgrader autograde`, same timeout."""
+    env = isolated_env(tmp_path_factory.mktemp("home"))
+    root = make_course(tmp_path_factory.mktemp("plain"), env, notebooks())
+    nbgrader(["autograde", NAME, "--create", "--Execute.timeout=10"], root, env)
+    return root
+
+
+@pytest.mark.parametrize("student", sorted(HOSTILE))
+def test_bad_input_costs_only_its_own_points(hostile_course, student):
+    lost = {cell for cell, score in scores(hostile_course[0])[student].items() if score == 0}
+    expected = HOSTILE[student][1]
+    assert lost == (TESTS if expected is ALL else expected)
+
+
+def test_other_students_get_exactly_what_plain_nbgrader_gives(hostile_course, plain_course):
+    ours, plain = scores(hostile_course[0]), scores(plain_course)
+    for student in ("alice", "bob", "carol"):
+        assert ours[student] == plain[student], student
+    assert sum(ours["alice"].values()) == 15 and sum(ours["bob"].values()) == 0
+
+
+def test_gradebook_is_consistent(hostile_course):
+    root = hostile_course[0]
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        assert {s.id for s in gb.students} == set(HOSTILE) | {"alice", "bob", "carol"}
+        for student in gb.students:
+            submission = gb.find_submission(NAME, student.id)
+            grades = submission.notebooks[0].grades
+            assert {g.name for g in grades} == TESTS
+            assert all(g.score is not None and not g.needs_manual_grade for g in grades), student.id
+    with open(root / "grades.csv") as f:
+        rows = list(csv.DictReader(f))
+    assert len(rows) == len(HOSTILE) + 3
+
+
+@pytest.mark.parametrize("student,words", [
+    ("not_json", "not a valid notebook"),
+    ("empty_file", "not a valid notebook"),
+    ("missing_notebook", "No notebook 03_zeroing_grad.ipynb was submitted"),
+    ("exits_the_process", "stopped while this cell ran"),
+    ("segfaults", "stopped while this cell ran"),
+    ("loops_forever", "CellTimeoutError"),
+    ("carol", "cleared only once"),
+])
+def test_feedback_says_why(hostile_course, student, words):
+    html = (hostile_course[0] / "feedback" / student / NAME / f"{NAME}.html").read_text()
+    assert words in html
+    assert "HIDDEN TESTS" not in html and "cases=&quot;hidden&quot;" not in html
+
+
+def test_summary_names_the_common_mistakes(hostile_course):
+    output = hostile_course[2]
+    assert "Most common mistakes" in output and "loop.cleared_once" in output
+    assert "not_json: the file is not a valid notebook" in output
+
+
+def test_regrade_one_student_leaves_the_others_alone(hostile_course):
+    root, env, _ = hostile_course
+    before = scores(root)
+    stamps = {s: os.path.getmtime(root / "autograded" / s / NAME / f"{NAME}.ipynb")
+              for s in ("alice", "bob")}
+    fixed = notebooks()["alice"]
+    nbformat.write(fixed, str(root / "submitted" / "carol" / NAME / f"{NAME}.ipynb"))
+    time.sleep(1)
+    autograder(["grade", NAME, "--student", "carol", "--timeout", "10"], root, env)
+    after = scores(root)
+    assert sum(after["carol"].values()) == 15
+    assert {s: v for s, v in after.items() if s != "carol"} == \
+        {s: v for s, v in before.items() if s != "carol"}
+    for student, stamp in stamps.items():
+        assert os.path.getmtime(root / "autograded" / student / NAME / f"{NAME}.ipynb") == stamp
+
+
+def test_one_and_two_workers_agree(tmp_path):
+    env = isolated_env(tmp_path / "home")
+    grades = []
+    for jobs in ("1", "2"):
+        root = make_course(tmp_path / f"jobs{jobs}", env, notebooks())
+        autograder(["grade", NAME, "--jobs", jobs, "--timeout", "10", "--no-export"], root, env)
+        grades.append(scores(root))
+    assert grades[0] == grades[1]
