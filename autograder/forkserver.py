@@ -56,13 +56,19 @@ def _reap(signum, frame) -> None:
 
 
 def _become_kernel(request: dict) -> None:
-    """In the forked child: sandbox this process, then run an IPython kernel. Never returns."""
+    """In the forked child: sandbox this process, then run an IPython kernel, or (for a
+    ``verify`` request) re-run a notebook's checks and write the results. Never returns."""
     try:
         os.setsid()
         os.environ.clear()
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
         sandbox.apply(request.get("limits", {}))
+        if "verify" in request:
+            from . import verify
+            results = verify.run(request["verify"], request.get("timeout", 120))
+            Path(request["result"]).write_text(json.dumps(results))
+            return
         from ipykernel.kernelapp import IPKernelApp
         app = IPKernelApp.instance()
         app.initialize(["-f", request["connection_file"], *request.get("extra", [])])

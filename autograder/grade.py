@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import concurrent.futures as futures
 import html
+import json
 import multiprocessing
 import os
 import subprocess
@@ -91,6 +92,7 @@ def _init_worker(root: str, config) -> None:
     WORKER["api"] = NbGraderAPI(coursedir=coursedir, config=config)
     WORKER["api"].log.setLevel(logging.WARNING)
     WORKER["db_url"] = coursedir.db_url
+    WORKER["timeout"] = config.Execute.get("timeout", 120) if "Execute" in config else 120
 
 
 def _grade_one(assignment: str, student: str) -> Outcome:
@@ -98,6 +100,8 @@ def _grade_one(assignment: str, student: str) -> Outcome:
     start = time.perf_counter()
     result = api.autograde(assignment, student, force=True, create=True)
     if result["success"]:
+        verify_submission(api.coursedir, WORKER["db_url"], assignment, student,
+                          WORKER["timeout"])
         feedback = api.generate_feedback(assignment, student, force=True)
         ok = feedback["success"]
         reason = "" if ok else feedback.get("error", "")[-500:]
@@ -114,6 +118,63 @@ def _grade_one(assignment: str, student: str) -> Outcome:
 
 
 MISSING = "no notebook was submitted"
+
+
+def verify_submission(coursedir, db_url: str, assignment: str, student: str,
+                      timeout: int = 120) -> dict:
+    """Re-run the checks in a fresh sandboxed process where they cannot have been tampered
+    with (autograder.verify); a test cell keeps its points only if it passes there too.
+    Returns {notebook: {grade id: reason}} for the cells that lost points."""
+    from nbgrader.api import Gradebook
+
+    from . import sandbox, verify
+
+    folder = Path(coursedir.format_path(coursedir.autograded_directory, student, assignment))
+    env = {k: v for k, v in os.environ.items() if k != "NBGRADER_EXECUTION"}
+    env["LESSONS_NO_PLOTS"] = "1"
+    lost: dict = {}
+    source_folder = Path(coursedir.format_path(coursedir.source_directory, ".", assignment))
+    for path in sorted(folder.glob("*.ipynb")):
+        notebook = json.loads(path.read_text())
+        instructor = source_folder / path.name
+        cells = verify.cells_of(notebook, json.loads(instructor.read_text()) if instructor.exists() else None)
+        result_file = Path(tempfile.mkstemp(suffix=".json")[1])
+        request = {"verify": cells, "result": str(result_file), "cwd": str(folder), "env": env,
+                   "limits": sandbox.limits_from_env(env), "timeout": timeout}
+        child = forkserver.ForkedProcess(forkserver.request_kernel(os.environ[forkserver.ENV_SOCKET], request))
+        budget = timeout * len(cells) + 60
+        try:
+            child.wait(timeout=budget)
+            results = json.loads(result_file.read_text() or "{}")
+        except (TimeoutError, ValueError, OSError):
+            child.kill()
+            results = {}
+        finally:
+            result_file.unlink(missing_ok=True)
+        with Gradebook(db_url, coursedir.course_id) as gb:
+            submitted = gb.find_submission_notebook(path.stem, assignment, student)
+            for grade in submitted.grades:
+                verdict = results.get(grade.name, {"passed": False, "message": "not verified"})
+                if (grade.auto_score or 0) > 0 and not verdict["passed"]:
+                    grade.auto_score = 0
+                    lost.setdefault(path.stem, {})[grade.name] = verdict["message"]
+            gb.db.commit()
+        if path.stem in lost:
+            _annotate(path, notebook, lost[path.stem])
+    return lost
+
+
+def _annotate(path: Path, notebook: dict, lost: dict) -> None:
+    """Tell the student, in the test cell's output, why it lost its points."""
+    for cell in notebook["cells"]:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if grade_id in lost:
+            text = f"{messages.text('grading.tampered')} ({lost[grade_id]})"
+            cell.setdefault("outputs", []).append(
+                {"output_type": "error", "ename": "GradingCheck", "evalue": text, "traceback": [text]})
+    os.chmod(path, 0o644)
+    path.write_text(json.dumps(notebook, indent=1))
+    os.chmod(path, 0o444)
 
 
 def _reason(result: dict) -> str:

@@ -19,8 +19,9 @@ from .text import text
 
 
 def grading() -> bool:
-    """True while nbgrader runs the notebook (autograde, validate): nobody looks at plots then."""
-    return bool(os.environ.get("NBGRADER_EXECUTION"))
+    """True while a grader runs the notebook (nbgrader's autograde or validate, or the
+    autograder's re-check): nobody looks at the plots then, so they are not drawn."""
+    return bool(os.environ.get("NBGRADER_EXECUTION") or os.environ.get("LESSONS_NO_PLOTS"))
 
 
 def png(fig) -> bytes:

@@ -70,3 +70,51 @@ HOSTILE = {
     "empty_file": ("", ALL),
     "missing_notebook": (None, ALL),
 }
+
+
+WRONG_LOOP = (
+    "def train(model, optimizer, loss_fn, batches):\n"
+    "    losses = []\n"
+    "    for x, y in batches:\n"
+    "        loss = loss_fn(model(x), y)\n"
+    "        loss.backward()\n"
+    "        optimizer.step()\n"
+    "        losses.append(loss.item())\n"
+    "    return losses\n")
+WRONG_FIT = "def fit_line(w, b, xs, ys, lr, steps):\n    pass\n"
+
+# Code that tries to earn points it would not otherwise earn. Each must lose the cell it targets.
+TAMPER = {
+    "rebinds_the_check": (
+        lambda nb: _set(nb, "fit_line", WRONG_FIT + "check_fit_line = lambda *args, **kwargs: None\n"),
+        {"fit_line_tests"}),
+    "patches_torch_allclose": (
+        lambda nb: _set(nb, "train_loop", WRONG_LOOP + "torch.allclose = lambda *a, **k: True\n"),
+        {"train_loop_tests"}),
+    "patches_optimizer_zero_grad_and_step": (
+        lambda nb: _set(nb, "train_loop", WRONG_LOOP.replace("optimizer.step()", "optimizer.zero_grad()")
+                        + "torch.optim.Optimizer.zero_grad = lambda self, set_to_none=True: None\n"),
+        {"train_loop_tests", "train_accumulate_tests"}),  # the patch also breaks the honest answer
+    "patches_the_grader_module": (
+        lambda nb: _set(nb, "train_loop", WRONG_LOOP + "import autograder.judge as j\n"
+                        "j.judge_loop = lambda fn, case, name='train': (j.Verdict(True), None)\n"),
+        {"train_loop_tests"}),
+    "mutates_the_answer_key": (
+        lambda nb: _set(nb, "quick_check_answers", 'import lessons.quiz as q\nq.ANSWERS["l3_q1"] = "a"\n'
+                        'answer_q1, answer_q2, answer_q3, answer_q4 = "a", "c", "b", "b"\n'),
+        {"quiz_q1"}),
+    "overrides_builtins": (
+        lambda nb: _set(nb, "predict_answers", "import builtins\nbuiltins.abs = lambda x: 0\n"
+                        "grad_before, grad_after_one, grad_after_two, grad_after_clear = None, 1.0, 2.0, 3.0\n"),
+        {"predict_tests", "fit_line_tests"}),  # the patched abs() also breaks fit_line's check
+    "cheats_only_when_graded": (
+        lambda nb: _set(nb, "fit_line", WRONG_FIT + "import os\nif os.environ.get('NBGRADER_EXECUTION'):\n"
+                        "    check_fit_line = lambda *args, **kwargs: None\n"),
+        {"fit_line_tests"}),
+    "patches_during_the_check": (
+        lambda nb: _set(nb, "train_loop", WRONG_LOOP.replace(
+            "    losses = []\n",
+            "    import autograder.judge as j\n    j.close = lambda a, b: True\n    losses = []\n")),
+        {"train_loop_tests"}),
+}
+HOSTILE.update(TAMPER)
