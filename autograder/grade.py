@@ -107,6 +107,7 @@ def _grade_one(assignment: str, student: str) -> Outcome:
         reason = "" if ok else feedback.get("error", "")[-500:]
     else:
         reason = _reason(result)
+        _keep_log(api.coursedir.root, assignment, student, result)
         if reason == MISSING:
             explain = lambda notebook: messages.text("grading.missing", notebook=notebook)  # noqa: E731
         else:
@@ -118,6 +119,13 @@ def _grade_one(assignment: str, student: str) -> Outcome:
 
 
 MISSING = "no notebook was submitted"
+
+
+def _keep_log(root: str, assignment: str, student: str, result: dict) -> None:
+    """nbgrader's full log and traceback of a failed submission, for the instructor."""
+    folder = Path(root) / "autograder-logs" / assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{student}.log").write_text((result.get("log") or "") + "\n" + (result.get("error") or ""))
 
 
 def verify_submission(coursedir, db_url: str, assignment: str, student: str,

@@ -84,14 +84,7 @@ class ResilientExecute(Execute):
 
     def _kernel_answers(self, timeout: float | None = None) -> bool:
         """Does the kernel answer a kernel_info request within ``timeout`` seconds?"""
-        msg_id = self.kc.kernel_info()
-        try:
-            while True:
-                reply = run_sync(self.kc.get_shell_msg)(timeout=timeout or self.probe_timeout)
-                if reply["parent_header"].get("msg_id") == msg_id:
-                    return True
-        except Exception:  # queue.Empty on timeout
-            return False
+        return self._shell_reply(self.kc.kernel_info(), timeout or self.probe_timeout)
 
     def _record(self, cell, key: str) -> None:
         text = messages.text(f"grading.{key}")
@@ -101,7 +94,38 @@ class ResilientExecute(Execute):
 
     def _restart_and_replay(self) -> None:
         run_sync(self.km.restart_kernel)(now=True)
-        self._kernel_answers(timeout=60)
+        self._nudge()
         for source in self._ran_ok:
-            run_sync(self.kc.execute_interactive)(source, silent=True, store_history=False,
-                                                  timeout=self.timeout, output_hook=lambda msg: None)
+            msg_id = self.kc.execute(source, silent=True, store_history=False)
+            self._shell_reply(msg_id, self.timeout)
+        self._drain_iopub()
+
+    def _shell_reply(self, msg_id: str, timeout: float) -> bool:
+        """Wait for the reply to one request on the shell channel (which never drops messages)."""
+        try:
+            while True:
+                reply = run_sync(self.kc.get_shell_msg)(timeout=timeout)
+                if reply["parent_header"].get("msg_id") == msg_id:
+                    return True
+        except Exception:  # queue.Empty: no reply in time
+            return False
+
+    def _nudge(self, attempts: int = 120) -> None:
+        """After a restart, repeat kernel_info until an IOPub message arrives: ZeroMQ drops
+        IOPub messages sent before the subscription reconnects, and nbclient must not
+        wait for an output that was dropped."""
+        for _ in range(attempts):
+            msg_id = self.kc.kernel_info()
+            self._shell_reply(msg_id, 5)
+            try:
+                run_sync(self.kc.get_iopub_msg)(timeout=0.5)
+                return
+            except Exception:
+                continue
+
+    def _drain_iopub(self) -> None:
+        while True:
+            try:
+                run_sync(self.kc.get_iopub_msg)(timeout=0.2)
+            except Exception:
+                return

@@ -87,7 +87,7 @@ def plain_course(tmp_path_factory):
 def test_bad_input_costs_only_its_own_points(hostile_course, student):
     lost = {cell for cell, score in scores(hostile_course[0])[student].items() if score == 0}
     expected = HOSTILE[student][1]
-    assert lost == (TESTS if expected is ALL else expected)
+    assert lost == (TESTS if expected is ALL else expected), hostile_course[2]
 
 
 def test_other_students_get_exactly_what_plain_nbgrader_gives(hostile_course, plain_course):
