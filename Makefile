@@ -31,8 +31,10 @@ lab: $(VENV)/.installed
 $(CHROMIUM):
 	apt-get update -qq && apt-get install -y -qq chromium
 
+# The gradebook tests also run against PostgreSQL: .ci/postgres installs and starts it (root)
+# and prints its URL; without it those tests are skipped.
 test: $(VENV)/.installed $(CHROMIUM)
-	CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
+	AUTOGRADER_TEST_POSTGRES=$$(.ci/postgres || true) CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
 
 quick: $(VENV)/.installed
 	$(BIN)/python -m pytest -m "not slow"
