@@ -31,7 +31,8 @@ def main(argv=None) -> int:
     from . import grade
 
     report = grade.grade(args.course, args.assignment, jobs=args.jobs, students=args.student,
-                         db_url=args.db_url, timeout=args.timeout)
+                         db_url=args.db_url, timeout=args.timeout,
+                         export_to=None if args.no_export else "grades.csv")
     failed = [o for o in report.outcomes if not o.ok]
     print(f"{args.assignment}: {len(report.outcomes)} submissions graded in {report.seconds:.1f} s "
           f"({len(failed)} could not be graded normally)")
@@ -41,8 +42,8 @@ def main(argv=None) -> int:
         print("Most common mistakes (students · mistake):")
         for key, count in report.mistakes:
             print(f"  {count:4d} · {key}")
-    if not args.no_export:
-        print(f"grades exported to {grade.export_csv(args.course, args.db_url)}")
+    if report.exported:
+        print(f"grades exported to {report.exported}")
     return 0
 
 

@@ -64,6 +64,10 @@ def _become_kernel(request: dict) -> None:
         os.environ.update(request["env"])
         os.chdir(request["cwd"])
         sandbox.apply(request.get("limits", {}))
+        # one thread per kernel: kernels run side by side, and torch's thread pools fighting
+        # over two cores cost more than a tiny model gains from them
+        import torch
+        torch.set_num_threads(1)
         if "verify" in request:
             from . import verify
             results = verify.run(request["verify"], request.get("timeout", 120))
@@ -81,8 +85,9 @@ def serve(path: str) -> None:
     _warm_up()
     signal.signal(signal.SIGCHLD, _reap)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(path)
+    server.bind(path + ".tmp")
     server.listen(16)
+    os.rename(path + ".tmp", path)  # the socket appears only once it accepts connections
     print("ready", flush=True)
     while True:
         try:
@@ -101,7 +106,13 @@ def serve(path: str) -> None:
             conn.sendall((json.dumps({"pid": pid}) + "\n").encode())
 
 
-def request_kernel(path: str, request: dict) -> int:
+def request_kernel(path: str, request: dict, wait: float = 120) -> int:
+    """Ask the server for a forked child; wait for the server to be ready if it is still warming up."""
+    import time
+
+    deadline = time.monotonic() + wait
+    while not os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.05)
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.connect(path)
         s.sendall((json.dumps(request) + "\n").encode())

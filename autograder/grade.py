@@ -45,6 +45,7 @@ class Report:
     outcomes: list = field(default_factory=list)
     seconds: float = 0.0
     mistakes: list = field(default_factory=list)  # (message key, number of students)
+    exported: str = ""
 
 
 def sqlite_with_timeout(db_url: str) -> str:
@@ -235,10 +236,9 @@ class ForkServer:
         self.socket = str(self.folder / "fork.sock")
         forkserver.install_kernelspec(self.folder / "share")
         self.log = open(self.folder / "kernels.log", "w")  # kernels' own logging, not students' output
+        # it warms up (imports torch…) while the workers start; they wait for its socket
         self.process = subprocess.Popen([sys.executable, "-m", "autograder.forkserver", self.socket],
-                                        stdout=subprocess.PIPE, stderr=self.log, text=True)
-        if self.process.stdout.readline().strip() != "ready":
-            raise RuntimeError("the fork server did not start")
+                                        stdout=subprocess.DEVNULL, stderr=self.log, text=True)
 
     def environment(self) -> dict:
         jupyter_path = os.pathsep.join(filter(None, [str(self.folder / "share"),
@@ -263,8 +263,10 @@ def show_progress(done: int, total: int, failed: int, started: float, stream=sys
 
 
 def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = None,
-          db_url: str | None = None, timeout: int | None = None, progress=show_progress) -> Report:
-    """Autograde, then give feedback to, every (or the named) student's submission."""
+          db_url: str | None = None, timeout: int | None = None, progress=show_progress,
+          export_to: str | None = "grades.csv") -> Report:
+    """Autograde, then give feedback to, every (or the named) student's submission, and
+    export the grades. The main process only coordinates: the workers hold nbgrader."""
     root = Path(root).resolve()
     students = students or submitted_students(root, assignment)
     report = Report(assignment)
@@ -274,16 +276,18 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
     os.environ.update(server.environment())
     try:
         config = course_config(root, db_url, forkserver.KERNEL_NAME, timeout)
-        _prepare_gradebook(root, config, assignment, students)
         context = multiprocessing.get_context("spawn")
         with futures.ProcessPoolExecutor(max_workers=jobs, mp_context=context,
                                          initializer=_init_worker, initargs=(str(root), config)) as pool:
+            pool.submit(_check_assignment, assignment).result()
             pending = [pool.submit(_grade_one, assignment, s) for s in students]
             for future in futures.as_completed(pending):
                 report.outcomes.append(future.result())
                 if progress:
                     progress(len(report.outcomes), len(students),
                              sum(not o.ok for o in report.outcomes), started)
+            if export_to:
+                report.exported = pool.submit(_export, export_to).result()
     finally:
         os.environ.clear()
         os.environ.update(saved_env)
@@ -294,26 +298,22 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
     return report
 
 
-def _prepare_gradebook(root: Path, config, assignment: str, students: list) -> None:
-    """Create students up front, so parallel workers never race to insert the same rows."""
+def _check_assignment(assignment: str) -> None:
+    """In a worker: fail the whole run early if nbgrader does not know the assignment."""
     from nbgrader.api import Gradebook
-    from nbgrader.coursedir import CourseDirectory
 
-    coursedir = CourseDirectory(config=config)
+    coursedir = WORKER["api"].coursedir
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
-        gb.find_assignment(assignment)  # raises MissingEntry: run generate_assignment first
-        for student in students:
-            gb.update_or_create_student(student)
+        gb.find_assignment(assignment)  # MissingEntry: run nbgrader generate_assignment first
 
 
-def export_csv(root: Path, db_url: str | None = None, to: str = "grades.csv") -> Path:
+def _export(to: str) -> str:
+    """In a worker (nbgrader is loaded there): write the grade CSV of the whole course."""
     from nbgrader.api import Gradebook
     from nbgrader.plugins import CsvExportPlugin
 
-    config = course_config(Path(root), db_url, None, None)
-    from nbgrader.coursedir import CourseDirectory
-    coursedir = CourseDirectory(config=config)
-    path = Path(root) / to
+    coursedir = WORKER["api"].coursedir
+    path = Path(coursedir.root) / to
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
         CsvExportPlugin(to=str(path)).export(gb)
-    return path
+    return str(path)
