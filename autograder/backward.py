@@ -7,11 +7,10 @@ and "used finite differences" are judged by what happened, not by the code's tex
 from __future__ import annotations
 
 import math
-import warnings
 
 import torch
 
-from . import errors, locations
+from . import running
 from .judge import Verdict
 
 
@@ -30,19 +29,6 @@ class Watched:
         return self.fn(x)
 
 
-def _run(student, *args):
-    """Call the student's function; return (result, None) or (None, verdict for its error)."""
-    try:
-        with warnings.catch_warnings(record=True):
-            warnings.simplefilter("always")
-            return student(*args), None
-    except Exception as exc:
-        if isinstance(exc, NotImplementedError):
-            return None, Verdict.fail("not_implemented", "loop.not_implemented",
-                                      name=getattr(student, "__name__", "your function"))
-        return None, errors.verdict_for(exc, locations.of_exception(exc))
-
-
 # -- (a) derivative via autograd -----------------------------------------------------------
 DERIVATIVE_CASES = {
     "visible": [("x³·sin(x)", lambda x: x ** 3 * torch.sin(x),
@@ -53,24 +39,26 @@ DERIVATIVE_CASES = {
 }
 
 
-def judge_derivative(derivative, cases: str = "visible") -> Verdict:
-    if not callable(derivative):
-        return Verdict.fail("not_callable", "loop.not_callable", name="derivative")
-    for name, f, df, x in _cases(DERIVATIVE_CASES, cases):
-        watched = Watched(name, f)
-        got, failed = _run(derivative, watched, x)
-        if failed:
-            return failed
-        if isinstance(got, torch.Tensor):
-            return Verdict.fail("returns_tensor", "backward.returns_tensor", name="derivative")
-        if not isinstance(got, float):
-            return Verdict.fail("not_float", "backward.not_float", got=type(got).__name__)
-        if watched.calls_with_grad == 0:
-            return Verdict.fail("no_autograd", "backward.no_autograd", calls=watched.calls)
-        if abs(got - df(x)) > 1e-4 * max(1.0, abs(df(x))):
-            return Verdict.fail("wrong_derivative", "backward.wrong_derivative", f=name, x=x,
-                                got=got, expected=df(x))
+def _judge_derivative(derivative, case) -> Verdict:
+    name, f, df, x = case
+    watched = Watched(name, f)
+    got, failed = running.call(derivative, "derivative", watched, x)
+    if failed:
+        return failed
+    if isinstance(got, torch.Tensor):
+        return Verdict.fail("returns_tensor", "backward.returns_tensor", name="derivative")
+    if not isinstance(got, float):
+        return Verdict.fail("not_float", "backward.not_float", got=type(got).__name__)
+    if watched.calls_with_grad == 0:
+        return Verdict.fail("no_autograd", "backward.no_autograd", calls=watched.calls)
+    if abs(got - df(x)) > 1e-4 * max(1.0, abs(df(x))):
+        return Verdict.fail("wrong_derivative", "backward.wrong_derivative", f=name, x=x,
+                            got=got, expected=df(x))
     return Verdict(True)
+
+
+def judge_derivative(derivative, cases: str = "visible") -> Verdict:
+    return running.each_case(derivative, "derivative", DERIVATIVE_CASES, cases, _judge_derivative)
 
 
 # -- (b) a finite-difference gradient checker ----------------------------------------------
@@ -93,36 +81,37 @@ def reference_numerical(f, x: torch.Tensor, eps: float, kind: str = "central") -
     return grad
 
 
+def _judge_numerical(numerical_grad, case, eps: float = 1e-6) -> Verdict:
+    name, f, values = case
+    x = torch.tensor(values, dtype=torch.float64)
+    original = x.clone()
+    watched = Watched(name, f)
+    got, failed = running.call(numerical_grad, "numerical_grad", watched, x, eps)
+    if failed:
+        return failed
+    if not torch.equal(x, original):
+        return Verdict.fail("changed_input", "backward.changed_input")
+    if watched.calls_with_grad:
+        return Verdict.fail("used_autograd", "backward.used_autograd")
+    if not isinstance(got, torch.Tensor) or got.shape != x.shape:
+        shape = tuple(got.shape) if isinstance(got, torch.Tensor) else type(got).__name__
+        return Verdict.fail("shape", "backward.shape", got=shape, expected=tuple(x.shape))
+    got = got.detach().to(torch.float64)
+    expected = reference_numerical(f, x, eps)
+    if torch.allclose(got, expected, rtol=1e-6, atol=1e-8):
+        return Verdict(True)
+    if torch.allclose(got, reference_numerical(f, x, eps, "forward"), rtol=1e-6, atol=1e-8):
+        return Verdict.fail("forward_difference", "backward.forward_difference")
+    for factor in (2.0, 0.5):
+        if torch.allclose(got, factor * expected, rtol=1e-5, atol=1e-8):
+            return Verdict.fail("divisor", "backward.divisor", factor=factor)
+    return Verdict.fail("wrong_numerical", "backward.wrong_numerical", f=name,
+                        got=got.tolist(), expected=[round(v, 6) for v in expected.tolist()])
+
+
 def judge_numerical_grad(numerical_grad, cases: str = "visible") -> Verdict:
-    if not callable(numerical_grad):
-        return Verdict.fail("not_callable", "loop.not_callable", name="numerical_grad")
-    eps = 1e-6
-    for name, f, values in _cases(NUMERICAL_CASES, cases):
-        x = torch.tensor(values, dtype=torch.float64)
-        original = x.clone()
-        watched = Watched(name, f)
-        got, failed = _run(numerical_grad, watched, x, eps)
-        if failed:
-            return failed
-        if not torch.equal(x, original):
-            return Verdict.fail("changed_input", "backward.changed_input")
-        if watched.calls_with_grad:
-            return Verdict.fail("used_autograd", "backward.used_autograd")
-        if not isinstance(got, torch.Tensor) or got.shape != x.shape:
-            shape = tuple(got.shape) if isinstance(got, torch.Tensor) else type(got).__name__
-            return Verdict.fail("shape", "backward.shape", got=shape, expected=tuple(x.shape))
-        got = got.detach().to(torch.float64)
-        expected = reference_numerical(f, x, eps)
-        if torch.allclose(got, expected, rtol=1e-6, atol=1e-8):
-            continue
-        if torch.allclose(got, reference_numerical(f, x, eps, "forward"), rtol=1e-6, atol=1e-8):
-            return Verdict.fail("forward_difference", "backward.forward_difference")
-        for factor in (2.0, 0.5):
-            if torch.allclose(got, factor * expected, rtol=1e-5, atol=1e-8):
-                return Verdict.fail("divisor", "backward.divisor", factor=factor)
-        return Verdict.fail("wrong_numerical", "backward.wrong_numerical", f=name,
-                            got=got.tolist(), expected=[round(v, 6) for v in expected.tolist()])
-    return Verdict(True)
+    return running.each_case(numerical_grad, "numerical_grad", NUMERICAL_CASES, cases,
+                             _judge_numerical)
 
 
 # -- (c) backward on a non-scalar output ----------------------------------------------------
@@ -133,31 +122,28 @@ WEIGHTED_CASES = {
 }
 
 
+def _judge_weighted(weighted_grad, case) -> Verdict:
+    name, f, xs, vs = case
+    x = torch.tensor(xs, requires_grad=True)
+    v = torch.tensor(vs)
+    got, failed = running.call(weighted_grad, "weighted_grad", Watched(name, f), x, v)
+    if failed:
+        return failed
+    reference_x = torch.tensor(xs, requires_grad=True)
+    (expected,) = torch.autograd.grad(f(reference_x), reference_x, grad_outputs=v)
+    if not isinstance(got, torch.Tensor) or got.shape != expected.shape:
+        return Verdict.fail("shape", "backward.shape",
+                            got=type(got).__name__ if not isinstance(got, torch.Tensor) else tuple(got.shape),
+                            expected=tuple(expected.shape))
+    if torch.allclose(got, expected, rtol=1e-5, atol=1e-6):
+        return Verdict(True)
+    (ones,) = torch.autograd.grad(f(reference_x), reference_x, grad_outputs=torch.ones_like(v))
+    if torch.allclose(got, ones, rtol=1e-5, atol=1e-6):
+        return Verdict.fail("ones_weights", "backward.ones_weights")
+    return Verdict.fail("wrong_weighted", "backward.wrong_weighted", f=name,
+                        got=[round(g, 5) for g in got.tolist()],
+                        expected=[round(e, 5) for e in expected.tolist()])
+
+
 def judge_weighted_grad(weighted_grad, cases: str = "visible") -> Verdict:
-    if not callable(weighted_grad):
-        return Verdict.fail("not_callable", "loop.not_callable", name="weighted_grad")
-    for name, f, xs, vs in _cases(WEIGHTED_CASES, cases):
-        x = torch.tensor(xs, requires_grad=True)
-        v = torch.tensor(vs)
-        got, failed = _run(weighted_grad, Watched(name, f), x, v)
-        if failed:
-            return failed
-        reference_x = torch.tensor(xs, requires_grad=True)
-        (expected,) = torch.autograd.grad(f(reference_x), reference_x, grad_outputs=v)
-        if not isinstance(got, torch.Tensor) or got.shape != expected.shape:
-            return Verdict.fail("shape", "backward.shape",
-                                got=type(got).__name__ if not isinstance(got, torch.Tensor) else tuple(got.shape),
-                                expected=tuple(expected.shape))
-        if torch.allclose(got, expected, rtol=1e-5, atol=1e-6):
-            continue
-        (ones,) = torch.autograd.grad(f(reference_x), reference_x, grad_outputs=torch.ones_like(v))
-        if torch.allclose(got, ones, rtol=1e-5, atol=1e-6):
-            return Verdict.fail("ones_weights", "backward.ones_weights")
-        return Verdict.fail("wrong_weighted", "backward.wrong_weighted", f=name,
-                            got=[round(g, 5) for g in got.tolist()],
-                            expected=[round(e, 5) for e in expected.tolist()])
-    return Verdict(True)
-
-
-def _cases(table: dict, cases: str) -> list:
-    return table["visible"] + table["hidden"] if cases == "all" else table[cases]
+    return running.each_case(weighted_grad, "weighted_grad", WEIGHTED_CASES, cases, _judge_weighted)

@@ -11,7 +11,7 @@ import contextlib
 import io
 import warnings
 
-from . import backward, graph, inference
+from . import backward, graph, inference, running
 from . import cases as case_sets
 from . import messages
 from .judge import Verdict, judge_loop
@@ -40,13 +40,7 @@ def _check(judge, subject, cases: str, what: str) -> None:
 
 def _loop_judge(table: dict, name: str):
     def judge(fn, cases: str) -> Verdict:
-        selected = table["visible"] + table["hidden"] if cases == "all" else table[cases]
-        verdict = Verdict(True)
-        for case in selected:
-            verdict, _ = judge_loop(fn, case, name=name)
-            if not verdict.ok:
-                break
-        return verdict
+        return running.each_case(fn, name, table, cases, lambda f, case: judge_loop(f, case, name)[0])
     return judge
 
 

@@ -5,12 +5,10 @@ judged by what actually receives gradients after a forward and backward pass.
 """
 from __future__ import annotations
 
-import warnings
-
 import torch
 from torch import nn
 
-from . import errors, locations
+from . import running
 from .judge import Verdict
 
 # The code of exercise (a), run here to get the true answers.
@@ -80,14 +78,9 @@ FREEZE_CASES = {"visible": ["mlp"], "hidden": ["batchnorm"]}
 def _judge_freeze(freeze_body, kind: str) -> Verdict:
     model = make_net(kind)
     before = {name: p for name, p in model.named_parameters()}
-    try:
-        with warnings.catch_warnings(record=True):
-            warnings.simplefilter("always")
-            freeze_body(model)
-    except Exception as exc:
-        if isinstance(exc, NotImplementedError):
-            return Verdict.fail("not_implemented", "loop.not_implemented", name="freeze_body")
-        return errors.verdict_for(exc, locations.of_exception(exc))
+    _, failed = running.call(freeze_body, "freeze_body", model)
+    if failed:
+        return failed
     after = dict(model.named_parameters())
     if set(after) != set(before) or any(after[n] is not before[n] for n in before):
         return Verdict.fail("replaced", "graph.replaced")
@@ -104,11 +97,4 @@ def _judge_freeze(freeze_body, kind: str) -> Verdict:
 
 
 def judge_freeze(freeze_body, cases: str = "visible") -> Verdict:
-    if not callable(freeze_body):
-        return Verdict.fail("not_callable", "loop.not_callable", name="freeze_body")
-    kinds = FREEZE_CASES["visible"] + FREEZE_CASES["hidden"] if cases == "all" else FREEZE_CASES[cases]
-    for kind in kinds:
-        verdict = _judge_freeze(freeze_body, kind)
-        if not verdict.ok:
-            return verdict
-    return Verdict(True)
+    return running.each_case(freeze_body, "freeze_body", FREEZE_CASES, cases, _judge_freeze)

@@ -7,12 +7,11 @@ model's train/eval mode before and after, and what happened to the parameters.
 from __future__ import annotations
 
 import contextlib
-import warnings
 
 import torch
 from torch import nn
 
-from . import errors, locations
+from . import running
 from .judge import Verdict
 
 
@@ -30,22 +29,13 @@ def counting_saved():
 
 
 def _call(student, name: str, *args):
-    """Run the student's function; grad mode is restored afterwards whatever it did."""
+    """Run the student's function; also report the grad mode it left, then restore it."""
     was_enabled = torch.is_grad_enabled()
     try:
-        with warnings.catch_warnings(record=True):
-            warnings.simplefilter("always")
-            return student(*args), None, torch.is_grad_enabled()
-    except Exception as exc:
-        if isinstance(exc, NotImplementedError):
-            return None, Verdict.fail("not_implemented", "loop.not_implemented", name=name), was_enabled
-        return None, errors.verdict_for(exc, locations.of_exception(exc)), was_enabled
+        result, failed = running.call(student, name, *args)
+        return result, failed, torch.is_grad_enabled() if failed is None else was_enabled
     finally:
         torch.set_grad_enabled(was_enabled)
-
-
-def _cases(table: dict, cases: str) -> list:
-    return table["visible"] + table["hidden"] if cases == "all" else table[cases]
 
 
 # -- (a) predict(model, x) -------------------------------------------------------------------
@@ -64,7 +54,7 @@ PREDICT_CASES = {"visible": ["mlp"], "hidden": ["batchnorm-eval"]}
 def judge_predict(predict, cases: str = "visible") -> Verdict:
     if not callable(predict):
         return Verdict.fail("not_callable", "loop.not_callable", name="predict")
-    for kind in _cases(PREDICT_CASES, cases):
+    for kind in running.select(PREDICT_CASES, cases):
         model = make_model(kind)
         for p in model.parameters():
             p.grad = torch.full_like(p, 0.5)
@@ -99,7 +89,7 @@ SGD_CASES = {"visible": [0.1], "hidden": [0.03]}
 def judge_sgd_step(sgd_step, cases: str = "visible") -> Verdict:
     if not callable(sgd_step):
         return Verdict.fail("not_callable", "loop.not_callable", name="sgd_step")
-    for lr in _cases(SGD_CASES, cases):
+    for lr in running.select(SGD_CASES, cases):
         gen = torch.Generator().manual_seed(3)
         params = [torch.randn(2, 3, generator=gen).requires_grad_(),
                   torch.randn(2, generator=gen).requires_grad_()]
@@ -155,7 +145,7 @@ def reference_accuracy(model: nn.Module, batches: list) -> float:
 def judge_evaluate(evaluate, cases: str = "visible") -> Verdict:
     if not callable(evaluate):
         return Verdict.fail("not_callable", "loop.not_callable", name="evaluate")
-    for start_mode, sizes in _cases(EVAL_CASES, cases):
+    for start_mode, sizes in running.select(EVAL_CASES, cases):
         model = make_classifier().train(start_mode == "train")
         batches = make_eval_batches(sizes)
         expected = reference_accuracy(model, batches)

@@ -7,12 +7,11 @@ The tensors arrive holding stale gradients, as in the training-loop exercise.
 """
 from __future__ import annotations
 
-import warnings
 from dataclasses import dataclass
 
 import torch
 
-from . import errors, locations
+from . import running
 from .judge import Verdict
 
 
@@ -69,16 +68,11 @@ def _close(a: float, b: float) -> bool:
 def _judge_case(fit_line, case: LineCase) -> Verdict:
     w, b = case.tensors()
     xs, ys = case.data()
-    try:
-        with warnings.catch_warnings(record=True):  # the student's warnings are not ours to print
-            warnings.simplefilter("always")
-            fit_line(w, b, xs, ys, case.lr, case.steps)
-    except Exception as exc:  # the student's error is what we explain
-        if isinstance(exc, NotImplementedError):
-            return Verdict.fail("not_implemented", "loop.not_implemented", name="fit_line")
-        if isinstance(exc, TypeError) and "NoneType" in str(exc):
+    _, failed = running.call(fit_line, "fit_line", w, b, xs, ys, case.lr, case.steps)
+    if failed:
+        if failed.mistake == "crashed" and "TypeError" in failed.message and "NoneType" in failed.message:
             return Verdict.fail("not_leaf", "manual.not_leaf", name="w")
-        return errors.verdict_for(exc, locations.of_exception(exc))
+        return failed
     for name, t in (("w", w), ("b", b)):
         if not t.requires_grad:
             return Verdict.fail("grad_flag", "manual.grad_flag", name=name, got=t.requires_grad)
@@ -99,11 +93,4 @@ def _judge_case(fit_line, case: LineCase) -> Verdict:
 
 
 def judge_fit_line(fit_line, cases: str = "visible") -> Verdict:
-    if not callable(fit_line):
-        return Verdict.fail("not_callable", "loop.not_callable", name="fit_line")
-    selected = CASES["visible"] + CASES["hidden"] if cases == "all" else CASES[cases]
-    for case in selected:
-        verdict = _judge_case(fit_line, case)
-        if not verdict.ok:
-            return verdict
-    return Verdict(True)
+    return running.each_case(fit_line, "fit_line", CASES, cases, _judge_case)

@@ -22,7 +22,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 import catalogue  # noqa: E402
-from helpers import BIN, fill, isolated_env, nbgrader, read, solutions  # noqa: E402
+from helpers import BIN, fill, isolated_env, read, solutions  # noqa: E402
 from test_class_grading import NAME, make_course, scores  # noqa: E402
 
 
