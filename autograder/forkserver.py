@@ -14,6 +14,7 @@ uses it.
 """
 from __future__ import annotations
 
+import gc
 import json
 import os
 import signal
@@ -83,6 +84,10 @@ def _become_kernel(request: dict) -> None:
 
 def serve(path: str) -> None:
     _warm_up()
+    # keep the garbage collector of every child away from the warm objects: scanning them
+    # would write to (and so copy) most of the memory the children share with this process
+    gc.collect()
+    gc.freeze()
     signal.signal(signal.SIGCHLD, _reap)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path + ".tmp")
