@@ -26,7 +26,7 @@ def true_properties() -> dict:
     names: dict = {"torch": torch}
     exec(PREDICT_CODE, names)
     out = {}
-    for name in PARTS["visible"] + PARTS["hidden"]:
+    for name in running.select(PARTS, "all"):
         t = names[name]
         out[name] = (t.requires_grad, t.is_leaf, type(t.grad_fn).__name__ if t.grad_fn else None)
     return out
@@ -34,7 +34,7 @@ def true_properties() -> dict:
 
 def judge_properties(answers: dict, part: str = "visible") -> Verdict:
     truth = true_properties()
-    names = PARTS["visible"] + PARTS["hidden"] if part == "all" else PARTS[part]
+    names = running.select(PARTS, part)
     for name in names:
         if name not in answers:
             return Verdict.fail("missing", "graph.missing", name=name)

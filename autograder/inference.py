@@ -51,71 +51,73 @@ def make_model(kind: str) -> nn.Module:
 PREDICT_CASES = {"visible": ["mlp"], "hidden": ["batchnorm-eval"]}
 
 
-def judge_predict(predict, cases: str = "visible") -> Verdict:
-    if not callable(predict):
-        return Verdict.fail("not_callable", "loop.not_callable", name="predict")
-    for kind in running.select(PREDICT_CASES, cases):
-        model = make_model(kind)
-        for p in model.parameters():
-            p.grad = torch.full_like(p, 0.5)
-        before = [(p.detach().clone(), p.grad.clone()) for p in model.parameters()]
-        x = torch.randn(8, 6, generator=torch.Generator().manual_seed(2))
-        with torch.no_grad():
-            expected = model(x)
-        with counting_saved() as saved:
-            out, failed, grad_mode_after = _call(predict, "predict", model, x)
-        if failed:
-            return failed
-        if not grad_mode_after:
-            return Verdict.fail("grad_mode_left_off", "inference.grad_mode_left_off")
-        if not isinstance(out, torch.Tensor):
-            return Verdict.fail("not_tensor", "inference.not_tensor", got=type(out).__name__)
-        if saved["tensors"] and not out.requires_grad:
-            return Verdict.fail("detached_after", "inference.detached_after", tensors=saved["tensors"])
-        if saved["tensors"] or out.requires_grad:
-            return Verdict.fail("graph_recorded", "inference.graph_recorded", tensors=saved["tensors"])
-        for (value, grad), p in zip(before, model.parameters()):
-            if not torch.equal(value, p.detach()) or p.grad is None or not torch.equal(grad, p.grad):
-                return Verdict.fail("touched_params", "inference.touched_params")
-        if out.shape != expected.shape or not torch.allclose(out, expected, atol=1e-6):
-            return Verdict.fail("wrong_output", "inference.wrong_output")
+def _judge_predict(predict, kind: str) -> Verdict:
+    model = make_model(kind)
+    for p in model.parameters():
+        p.grad = torch.full_like(p, 0.5)
+    before = [(p.detach().clone(), p.grad.clone()) for p in model.parameters()]
+    x = torch.randn(8, 6, generator=torch.Generator().manual_seed(2))
+    with torch.no_grad():
+        expected = model(x)
+    with counting_saved() as saved:
+        out, failed, grad_mode_after = _call(predict, "predict", model, x)
+    if failed:
+        return failed
+    if not grad_mode_after:
+        return Verdict.fail("grad_mode_left_off", "inference.grad_mode_left_off")
+    if not isinstance(out, torch.Tensor):
+        return Verdict.fail("not_tensor", "inference.not_tensor", got=type(out).__name__)
+    if saved["tensors"] and not out.requires_grad:
+        return Verdict.fail("detached_after", "inference.detached_after", tensors=saved["tensors"])
+    if saved["tensors"] or out.requires_grad:
+        return Verdict.fail("graph_recorded", "inference.graph_recorded", tensors=saved["tensors"])
+    for (value, grad), p in zip(before, model.parameters()):
+        if not torch.equal(value, p.detach()) or p.grad is None or not torch.equal(grad, p.grad):
+            return Verdict.fail("touched_params", "inference.touched_params")
+    if out.shape != expected.shape or not torch.allclose(out, expected, atol=1e-6):
+        return Verdict.fail("wrong_output", "inference.wrong_output")
     return Verdict(True)
+
+
+def judge_predict(predict, cases: str = "visible") -> Verdict:
+    return running.each_case(predict, "predict", PREDICT_CASES, cases, _judge_predict)
 
 
 # -- (b) sgd_step(params, lr) ----------------------------------------------------------------
 SGD_CASES = {"visible": [0.1], "hidden": [0.03]}
 
 
-def judge_sgd_step(sgd_step, cases: str = "visible") -> Verdict:
-    if not callable(sgd_step):
-        return Verdict.fail("not_callable", "loop.not_callable", name="sgd_step")
-    for lr in running.select(SGD_CASES, cases):
-        gen = torch.Generator().manual_seed(3)
-        params = [torch.randn(2, 3, generator=gen).requires_grad_(),
-                  torch.randn(2, generator=gen).requires_grad_()]
-        for p in params:
-            p.grad = torch.randn(p.shape, generator=gen)
-        expected = [(p - lr * p.grad).detach() for p in params]
-        versions = [p._version for p in params]
-        objects = list(params)
-        _, failed, grad_mode_after = _call(sgd_step, "sgd_step", params, lr)
-        if failed:
-            return failed
-        if not grad_mode_after:
-            return Verdict.fail("grad_mode_left_off", "inference.grad_mode_left_off")
-        if any(a is not b for a, b in zip(params, objects)):
-            return Verdict.fail("list_replaced", "inference.list_replaced")
-        for p, want, version in zip(params, expected, versions):
-            if not (p.is_leaf and p.requires_grad):
-                return Verdict.fail("not_leaf", "inference.not_leaf")
-            if torch.allclose(p.detach(), want, atol=1e-6):
-                if p._version == version:
-                    return Verdict.fail("used_data", "inference.used_data")
-                continue
-            if torch.allclose(p.detach(), want + lr * (p.grad if p.grad is not None else 0), atol=1e-6):
-                return Verdict.fail("unchanged", "inference.unchanged")
-            return Verdict.fail("wrong_update", "inference.wrong_update", lr=lr)
+def _judge_sgd_step(sgd_step, lr: float) -> Verdict:
+    gen = torch.Generator().manual_seed(3)
+    params = [torch.randn(2, 3, generator=gen).requires_grad_(),
+              torch.randn(2, generator=gen).requires_grad_()]
+    for p in params:
+        p.grad = torch.randn(p.shape, generator=gen)
+    expected = [(p - lr * p.grad).detach() for p in params]
+    versions = [p._version for p in params]
+    objects = list(params)
+    _, failed, grad_mode_after = _call(sgd_step, "sgd_step", params, lr)
+    if failed:
+        return failed
+    if not grad_mode_after:
+        return Verdict.fail("grad_mode_left_off", "inference.grad_mode_left_off")
+    if any(a is not b for a, b in zip(params, objects)):
+        return Verdict.fail("list_replaced", "inference.list_replaced")
+    for p, want, version in zip(params, expected, versions):
+        if not (p.is_leaf and p.requires_grad):
+            return Verdict.fail("not_leaf", "inference.not_leaf")
+        if torch.allclose(p.detach(), want, atol=1e-6):
+            if p._version == version:
+                return Verdict.fail("used_data", "inference.used_data")
+            continue
+        if torch.allclose(p.detach(), want + lr * (p.grad if p.grad is not None else 0), atol=1e-6):
+            return Verdict.fail("unchanged", "inference.unchanged")
+        return Verdict.fail("wrong_update", "inference.wrong_update", lr=lr)
     return Verdict(True)
+
+
+def judge_sgd_step(sgd_step, cases: str = "visible") -> Verdict:
+    return running.each_case(sgd_step, "sgd_step", SGD_CASES, cases, _judge_sgd_step)
 
 
 # -- (c) evaluate(model, batches) -------------------------------------------------------------
@@ -142,38 +144,40 @@ def reference_accuracy(model: nn.Module, batches: list) -> float:
     return correct / sum(len(y) for _, y in batches)
 
 
-def judge_evaluate(evaluate, cases: str = "visible") -> Verdict:
-    if not callable(evaluate):
-        return Verdict.fail("not_callable", "loop.not_callable", name="evaluate")
-    for start_mode, sizes in running.select(EVAL_CASES, cases):
-        model = make_classifier().train(start_mode == "train")
-        batches = make_eval_batches(sizes)
-        expected = reference_accuracy(model, batches)
-        modes_seen = []
-        handle = model.register_forward_pre_hook(lambda m, args: modes_seen.append(m.training))
-        try:
-            with counting_saved() as saved:
-                got, failed, grad_mode_after = _call(evaluate, "evaluate", model, batches)
-        finally:
-            handle.remove()
-        if failed:
-            return failed
-        if not grad_mode_after:
-            return Verdict.fail("grad_mode_left_off", "inference.grad_mode_left_off")
-        if any(modes_seen):
-            return Verdict.fail("no_eval", "inference.no_eval")
-        if saved["tensors"]:
-            return Verdict.fail("eval_graph", "inference.eval_graph", tensors=saved["tensors"])
-        if model.training != (start_mode == "train"):
-            return Verdict.fail("mode_not_restored", "inference.mode_not_restored",
-                                before="train()" if start_mode == "train" else "eval()",
-                                after="train()" if model.training else "eval()")
-        if isinstance(got, torch.Tensor):
-            return Verdict.fail("accuracy_tensor", "inference.accuracy_tensor")
-        if not isinstance(got, float):
-            return Verdict.fail("accuracy_type", "inference.accuracy_type", got=type(got).__name__)
-        if abs(got - expected) > 1e-6:
-            if abs(got - 100 * expected) < 1e-4:
-                return Verdict.fail("percent", "inference.percent")
-            return Verdict.fail("wrong_accuracy", "inference.wrong_accuracy", got=got, expected=expected)
+def _judge_evaluate(evaluate, case) -> Verdict:
+    start_mode, sizes = case
+    model = make_classifier().train(start_mode == "train")
+    batches = make_eval_batches(sizes)
+    expected = reference_accuracy(model, batches)
+    modes_seen = []
+    handle = model.register_forward_pre_hook(lambda m, args: modes_seen.append(m.training))
+    try:
+        with counting_saved() as saved:
+            got, failed, grad_mode_after = _call(evaluate, "evaluate", model, batches)
+    finally:
+        handle.remove()
+    if failed:
+        return failed
+    if not grad_mode_after:
+        return Verdict.fail("grad_mode_left_off", "inference.grad_mode_left_off")
+    if any(modes_seen):
+        return Verdict.fail("no_eval", "inference.no_eval")
+    if saved["tensors"]:
+        return Verdict.fail("eval_graph", "inference.eval_graph", tensors=saved["tensors"])
+    if model.training != (start_mode == "train"):
+        return Verdict.fail("mode_not_restored", "inference.mode_not_restored",
+                            before="train()" if start_mode == "train" else "eval()",
+                            after="train()" if model.training else "eval()")
+    if isinstance(got, torch.Tensor):
+        return Verdict.fail("accuracy_tensor", "inference.accuracy_tensor")
+    if not isinstance(got, float):
+        return Verdict.fail("accuracy_type", "inference.accuracy_type", got=type(got).__name__)
+    if abs(got - expected) > 1e-6:
+        if abs(got - 100 * expected) < 1e-4:
+            return Verdict.fail("percent", "inference.percent")
+        return Verdict.fail("wrong_accuracy", "inference.wrong_accuracy", got=got, expected=expected)
     return Verdict(True)
+
+
+def judge_evaluate(evaluate, cases: str = "visible") -> Verdict:
+    return running.each_case(evaluate, "evaluate", EVAL_CASES, cases, _judge_evaluate)

@@ -8,7 +8,7 @@ import numbers
 
 import torch
 
-from . import messages
+from . import messages, running
 from .judge import Verdict
 
 W_START = 3.0
@@ -51,7 +51,7 @@ def _as_number(value):
 
 def judge_predictions(answers: dict, part: str = "visible") -> Verdict:
     truth = true_values()
-    names = PARTS["visible"] + PARTS["hidden"] if part == "all" else PARTS[part]
+    names = running.select(PARTS, part)
     for name in names:
         got, expected = answers.get(name, Ellipsis), truth[name]
         if got is Ellipsis:
