@@ -158,8 +158,11 @@ def _run(shell, source: str, timeout: int = 0):
 def run(cells: list, timeout: int = 120) -> dict:
     """cells: [{kind: setup|code|test, id, source}] in notebook order → {test id: {passed, message}}."""
     from IPython.core.interactiveshell import InteractiveShell
+    from traitlets.config import Config
 
-    shell = InteractiveShell.instance()
+    config = Config()
+    config.HistoryManager.enabled = False  # see forkserver.NO_HISTORY
+    shell = InteractiveShell.instance(config=config)
     setup = "\n".join(c["source"] for c in cells if c["kind"] == "setup")
     _run(shell, setup)
     genuine = Snapshot()

@@ -14,7 +14,7 @@ BIN = Path(sys.executable).parent
 
 def isolated_env(home: Path) -> dict:
     """Environment for Jupyter/nbgrader processes that writes nothing outside ``home``."""
-    home.mkdir(parents=True, exist_ok=True)
+    (home / "tmp").mkdir(parents=True, exist_ok=True)
     env = dict(os.environ)
     env.update({
         "HOME": str(home),
@@ -23,6 +23,7 @@ def isolated_env(home: Path) -> dict:
         "JUPYTER_RUNTIME_DIR": str(home / ".local/share/jupyter/runtime"),
         "IPYTHONDIR": str(home / ".ipython"),
         "MPLCONFIGDIR": str(home / ".matplotlib"),
+        "TMPDIR": str(home / "tmp"),
         "PATH": f"{BIN}{os.pathsep}{env.get('PATH', '')}",
         "PYTHONWARNINGS": "ignore::DeprecationWarning",
     })

@@ -8,6 +8,7 @@ import shutil
 import subprocess
 import textwrap
 import time
+from pathlib import Path
 
 import nbformat
 import pytest
@@ -109,6 +110,16 @@ def test_gradebook_is_consistent(hostile_course):
     with open(root / "grades.csv") as f:
         rows = list(csv.DictReader(f))
     assert len(rows) == len(HOSTILE) + 3
+
+
+def test_grading_leaves_nothing_of_the_students_outside_the_course(hostile_course):
+    """No student's code (or hidden test) in the instructor's IPython history, where the next
+    student's kernel could read it; no scratch folders left; the kernels' log kept with the others."""
+    root, env, _ = hostile_course
+    assert not list(Path(env["IPYTHONDIR"]).rglob("history.sqlite"))
+    left = [p.name for p in Path(env["TMPDIR"]).iterdir()]
+    assert [name for name in left if not name.startswith("torchinductor_")] == []  # torch's own (empty) cache
+    assert (root / "autograder-logs" / NAME / "kernels.log").is_file()
 
 
 @pytest.mark.parametrize("student,words", [
