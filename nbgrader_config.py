@@ -30,6 +30,8 @@ c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
+# HTMLExporter that compiles the feedback templates once per process (same HTML).
+c.GenerateFeedback.exporter_class = "autograder.nbgrader_ext.FeedbackExporter"
 
 # A student who deletes a test cell does not delete its points: the cell comes back.
 # SafeDeduplicateIds is nbgrader's DeduplicateIds with a fix: a student who duplicated a
@@ -40,5 +42,5 @@ c.Autograde.sanitize_preprocessors = [
     "autograder.nbgrader_ext.SafeDeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
     "nbgrader.preprocessors.OverwriteCells",
-    "nbgrader.preprocessors.CheckCellMetadata",
+    "autograder.nbgrader_ext.FastCheckCellMetadata",
 ]
