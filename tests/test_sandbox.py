@@ -63,3 +63,16 @@ def test_sandbox_blocks_network_and_programs_and_caps_memory(kernels, tmp_path):
     assert out[3].strip() == "MemoryError"
     assert out[4].strip() == "['mine.txt']"  # the working directory is the submission's own
     assert out[5].strip() == "2"  # and the kernel is still fine
+
+
+def test_ready_client_never_loses_the_first_output(kernels, tmp_path):
+    """ReadyClient skips the stock 0.2 s IOPub wait, but must still wait until IOPub is
+    connected: otherwise the first cell's output would now and then go missing."""
+    from jupyter_client.manager import AsyncKernelManager
+
+    for attempt in range(15):
+        nb = new_notebook(cells=[new_code_cell(f"print('first output', {attempt})")])
+        km = AsyncKernelManager(kernel_name=forkserver.KERNEL_NAME,
+                                client_class="autograder.forkserver.ReadyClient")
+        NotebookClient(nb, km=km, timeout=60, resources={"metadata": {"path": str(tmp_path)}}).execute()
+        assert nb.cells[0].outputs[0]["text"] == f"first output {attempt}\n"
