@@ -2,8 +2,10 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 from nbclient import NotebookClient
@@ -26,8 +28,12 @@ def kernels(tmp_path_factory):
     yield dict(os.environ)  # the kernel spec is looked up in this process's environment
     os.environ.clear()
     os.environ.update(saved)
+    left = (Path("/proc") / str(server.pid) / "task" / str(server.pid) / "children").read_text().split()
     server.kill()
     server.wait()
+    for pid in left:
+        os.kill(int(pid), signal.SIGKILL)
+    assert left == [], "kernels still running after their notebooks finished"
 
 
 def run(cells, env, cwd):
@@ -68,11 +74,16 @@ def test_sandbox_blocks_network_and_programs_and_caps_memory(kernels, tmp_path):
 def test_ready_client_never_loses_the_first_output(kernels, tmp_path):
     """ReadyClient skips the stock 0.2 s IOPub wait, but must still wait until IOPub is
     connected: otherwise the first cell's output would now and then go missing."""
-    from jupyter_client.manager import AsyncKernelManager
+    from traitlets.config import Config
 
+    config = Config()
+    config.AsyncKernelManager.client_class = "autograder.forkserver.ReadyClient"
     for attempt in range(15):
         nb = new_notebook(cells=[new_code_cell(f"print('first output', {attempt})")])
-        km = AsyncKernelManager(kernel_name=forkserver.KERNEL_NAME,
-                                client_class="autograder.forkserver.ReadyClient")
-        NotebookClient(nb, km=km, timeout=60, resources={"metadata": {"path": str(tmp_path)}}).execute()
+        used = []
+        client = NotebookClient(nb, kernel_name=forkserver.KERNEL_NAME, timeout=60, config=config,
+                                resources={"metadata": {"path": str(tmp_path)}},
+                                on_cell_start=lambda **_: used.append(type(client.kc).__name__))
+        client.execute()
+        assert used == ["ReadyClient"]
         assert nb.cells[0].outputs[0]["text"] == f"first output {attempt}\n"
