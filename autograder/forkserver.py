@@ -118,7 +118,6 @@ def serve(path: str) -> None:
     server.listen(16)
     os.rename(path + ".tmp", path)  # the socket appears only once it accepts connections
     print("ready", flush=True)
-
     while True:
         try:
             conn, _ = server.accept()
@@ -217,7 +216,7 @@ class ForkProvisioner(LocalProvisioner):
 
         await super().kill(restart)
         deadline = time.monotonic() + 1
-        while self.process.poll() is None and time.monotonic() < deadline:
+        while self.process is not None and self.process.poll() is None and time.monotonic() < deadline:
             await asyncio.sleep(0.002)
 
 
