@@ -2,6 +2,10 @@
 
 The gradebook is SQLite in the root unless NBGRADER_DB_URL names another
 database (any SQLAlchemy URL, e.g. postgresql://user@host/course).
+
+Autograding (plain ``nbgrader autograde`` and ``autograder grade`` alike) runs every
+kernel in the operating system's sandbox and lets a separate judge process decide each
+test cell's points (see README, "How grading stays honest").
 """
 import os
 
@@ -21,17 +25,21 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 # Training-loop tests run a small model several times; give each cell room.
 c.ExecutePreprocessor.timeout = 120
 c.Execute.timeout = 120
+c.JudgedExecute.timeout = 120
 
 # Feedback never shows the source of hidden tests: neither the cell's source nor the
 # lines an error traceback quotes from it.
+P = "autograder.instructor.preprocessors"
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
-    "autograder.nbgrader_ext.ConciseTestErrors",
+    f"{P}.concise_test_errors.ConciseTestErrors",
     "nbgrader.preprocessors.ClearHiddenTests",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 # HTMLExporter that compiles the feedback templates once per process (same HTML).
-c.GenerateFeedback.exporter_class = "autograder.nbgrader_ext.FeedbackExporter"
+c.GenerateFeedback.exporter_class = "autograder.instructor.feedback_exporter.FeedbackExporter"
+# Feedback folders hold the feedback pages only (nbgrader would copy every other file).
+c.GenerateFeedback.post_convert_hook = "autograder.instructor.hooks.feedback_only"
 
 # A student who deletes a test cell does not delete its points: the cell comes back.
 # SafeDeduplicateIds is nbgrader's DeduplicateIds with a fix: a student who duplicated a
@@ -39,8 +47,25 @@ c.GenerateFeedback.exporter_class = "autograder.nbgrader_ext.FeedbackExporter"
 c.OverwriteCells.add_missing_cells = True
 c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.ClearOutput",
-    "autograder.nbgrader_ext.SafeDeduplicateIds",
+    f"{P}.safe_deduplicate_ids.SafeDeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
     "nbgrader.preprocessors.OverwriteCells",
-    "autograder.nbgrader_ext.FastCheckCellMetadata",
+    f"{P}.fast_check_cell_metadata.FastCheckCellMetadata",
 ]
+# Kernels in the sandbox, points from the judge: a test cell keeps its points only if the
+# judge recorded a pass for it (ApplyVerdicts runs before nbgrader saves the scores).
+c.Autograde.autograde_preprocessors = [
+    f"{P}.judged_execute.JudgedExecute",
+    "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor",
+    "nbgrader.preprocessors.LimitOutput",
+    f"{P}.apply_verdicts.ApplyVerdicts",
+    "nbgrader.preprocessors.SaveAutoGrades",
+    "nbgrader.preprocessors.AssignLatePenalties",
+    f"{P}.fast_check_cell_metadata.FastCheckCellMetadata",
+]
+# Links and special files in a submitted folder are set aside, never followed.
+c.Autograde.pre_convert_hook = "autograder.instructor.hooks.quarantine_unsafe_files"
+# On a machine that cannot sandbox kernels, an instructor may turn the sandbox off here
+# (students' code can then read and change what this user can):
+# c.JudgedExecute.sandbox = False

@@ -1,5 +1,18 @@
 """Traces and judges student PyTorch code, and drives nbgrader.
 
-The checks that notebooks call live in :mod:`autograder.checks`; each raises an
-``AssertionError`` whose message is the feedback a student reads.
+Three parts, split by what they may trust:
+
+* ``autograder.kernel``: imported inside the student's kernel, where student code runs
+  and can change anything. The ``check_*`` functions the test cells call, the tracer
+  of training loops and the diagnosis that names a mistake. It only explains and
+  reports data; it decides nothing.
+* ``autograder.judges``: pure functions from data (scenarios, observations, answers) to
+  verdicts, one module per exercise, named by lesson and exercise.
+* ``autograder.instructor``: what the instructor runs: ``autograder grade``, the judge
+  process that decides points with ``judges``, the fork server and the operating
+  system's sandbox around every kernel, the nbgrader passes.
+
+``kernel`` imports ``judges`` (a student's own check gives the judge's verdict at once);
+``instructor`` imports both; neither ``kernel`` nor ``judges`` imports ``instructor``.
+The words every part shows live in ``locale/<lang>.toml`` (``messages``).
 """

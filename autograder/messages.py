@@ -30,9 +30,9 @@ class Messages:
         with path.open("rb") as f:
             return tomllib.load(f)
 
-    def raw(self, key: str):
-        """The entry at ``key`` (a string, list or table) in the student's language."""
-        node_lang, node_en = self.catalogue(language()), self.catalogue("en")
+    def raw(self, key: str, lang: str | None = None):
+        """The entry at ``key`` (a string, list or table) in the reader's language."""
+        node_lang, node_en = self.catalogue(lang or language()), self.catalogue("en")
         for part in key.split("."):
             node_lang = node_lang.get(part) if isinstance(node_lang, dict) else None
             node_en = node_en[part]
@@ -45,3 +45,29 @@ class Messages:
 
 _GRADER = Messages(Path(__file__).parent / "locale")
 text = _GRADER.text
+
+
+def has(key: str) -> bool:
+    """Whether the grader's (English) messages have an entry ``key``."""
+    try:
+        return isinstance(_GRADER.raw(key, "en"), str)
+    except (KeyError, TypeError):
+        return False
+
+
+def render(key: str, fields: dict, lang: str | None = None) -> str:
+    """A verdict's message: ``key`` filled with ``fields``, where a field may itself be a
+    message (``{"$key": ..., "fields": ...}``). Keys and fields can come from an untrusted
+    process: an unknown key or a field that does not fit its template gives the
+    generic "malformed" message instead of an error."""
+    try:
+        values = {name: render(v["$key"], v.get("fields", {}), lang)
+                  if isinstance(v, dict) and "$key" in v else v for name, v in fields.items()}
+        template = _GRADER.raw(key, lang)
+        if not isinstance(template, str):
+            raise KeyError(key)
+        return template.format(**values)
+    except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+        if key == "judge.malformed":
+            raise
+        return render("judge.malformed", {}, lang)

@@ -30,7 +30,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from catalogue import TRAIN_LOOP  # noqa: E402
 from helpers import fill, isolated_env, nbgrader, read, solutions  # noqa: E402
 
-from autograder.trace import LoopTracer  # noqa: E402
+from autograder.kernel.loop.trace import LoopTracer  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "source").glob("*/*.ipynb"))
 NB = ROOT / "source" / "03_zeroing_grad" / "03_zeroing_grad.ipynb"

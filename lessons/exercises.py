@@ -10,7 +10,7 @@ import contextlib
 import io
 import sys
 
-from autograder import checks
+from autograder.kernel import checks
 
 from .text import raw, text
 
@@ -73,7 +73,7 @@ numerical_grad = Exercise("numerical_grad", checks.check_numerical_grad, _names(
 weighted_grad = Exercise("weighted_grad", checks.check_weighted_grad, _names("weighted_grad"))
 # Lesson 3 (``grad_predict`` there is the prediction of .grad values)
 grad_predict = Exercise("predict", checks.check_grad_predictions,
-                        _names("grad_before", "grad_after_one"))
+                        _names("grad_before", "grad_after_one", "grad_after_two", "grad_after_clear"))
 train_loop = Exercise("train_loop", checks.check_train_loop, _names("train"))
 train_accumulate = Exercise("train_accumulate", checks.check_train_accumulate,
                             _names("train_accumulate"))

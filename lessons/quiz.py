@@ -1,12 +1,15 @@
-"""Quick Check questions: a multiple-choice widget with an explanation for every choice,
-and ``check_quiz`` for the graded answer cells (its AssertionError is the feedback)."""
+"""Quick Check practice questions: a multiple-choice widget with an explanation for every choice.
+
+These are practice: each choice's explanation says whether it is right. The graded
+questions are others; their keys live only in the instructor's source notebooks (see
+``autograder.judges.quick_check``)."""
 from __future__ import annotations
 
 import ipywidgets as widgets
 
 from .text import raw, text
 
-# question id → the letter of the best answer; the wording lives in the locale file.
+# practice question id → the letter of the best answer; the wording lives in the locale file.
 ANSWERS = {
     "l1_q1": "c",
     "l1_q2": "b",
@@ -56,16 +59,3 @@ class MultipleChoice(widgets.VBox):
 
 def quick_check(*qids: str) -> widgets.VBox:
     return widgets.VBox([MultipleChoice(qid) for qid in qids])
-
-
-def check_quiz(qid: str, answer) -> None:
-    """Graded answer cell: ``answer`` must be the best choice's letter."""
-    __tracebackhide__ = True
-    letter = answer.strip().lower().rstrip(")") if isinstance(answer, str) else answer
-    if letter not in LETTERS:
-        raise AssertionError(text("quiz.unanswered", qid=qid, choices=", ".join(LETTERS),
-                                  got=repr(answer)))
-    if letter != ANSWERS[qid]:
-        raise AssertionError(text("quiz.wrong", qid=qid, got=letter,
-                                  why=explanation(qid, letter)))
-    print(text("quiz.correct"), explanation(qid, letter))

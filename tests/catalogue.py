@@ -210,6 +210,32 @@ TRAIN_LOOP = [
                 losses.append(loss.item())
             return losses
     """),
+    loop("closure_step", """
+        def train(model, optimizer, loss_fn, batches):
+            losses = []
+            for x, y in batches:
+                def closure():
+                    optimizer.zero_grad()
+                    loss = loss_fn(model(x), y)
+                    loss.backward()
+                    return loss
+                loss = optimizer.step(closure)
+                losses.append(loss.item())
+            return losses
+    """),
+    loop("closure_keyword_and_set_to_none_false", """
+        def train(model, optimizer, loss_fn, batches):
+            losses = []
+            for x, y in batches:
+                def closure():
+                    optimizer.zero_grad(set_to_none=False)
+                    loss = loss_fn(model(x), y)
+                    loss.backward()
+                    losses.append(loss.item())
+                    return loss
+                optimizer.step(closure=closure)
+            return losses
+    """),
     # ---- mistakes ----
     loop("never_cleared", """
         def train(model, optimizer, loss_fn, batches):
@@ -544,6 +570,19 @@ TRAIN_ACCUMULATE = [
                     torch.stack(pending).mean().backward()
                     optimizer.step()
                     pending = []
+    """),
+    accum("closure_per_group", """
+        def train_accumulate(model, optimizer, loss_fn, batches, accum_steps):
+            group = []
+            for batch in batches:
+                group.append(batch)
+                if len(group) == accum_steps:
+                    def closure():
+                        optimizer.zero_grad()
+                        for x, y in group:
+                            (loss_fn(model(x), y) / accum_steps).backward()
+                    optimizer.step(closure)
+                    group = []
     """),
     # ---- mistakes ----
     accum("unscaled", """

@@ -96,11 +96,14 @@ TAMPER = {
                         + "torch.optim.Optimizer.zero_grad = lambda self, set_to_none=True: None\n"),
         {"train_loop_tests", "train_accumulate_tests"}),  # the patch also breaks the honest answer
     "patches_the_grader_module": (
-        lambda nb: _set(nb, "train_loop", WRONG_LOOP + "import autograder.judge as j\n"
-                        "j.judge_loop = lambda fn, case, name='train': (j.Verdict(True), None)\n"),
+        lambda nb: _set(nb, "train_loop", WRONG_LOOP + "import autograder.kernel.loop.diagnose as d\n"
+                        "from autograder.judges.verdict import PASS\n"
+                        "d.diagnose = lambda trace, case, batches, name: PASS\n"),
         {"train_loop_tests"}),
-    "mutates_the_answer_key": (
-        lambda nb: _set(nb, "quick_check_answers", 'import lessons.quiz as q\nq.ANSWERS["l3_q1"] = "a"\n'
+    "patches_the_quick_check_judge": (
+        lambda nb: _set(nb, "quick_check_answers", "import autograder.judges.quick_check as q\n"
+                        "from autograder.judges.verdict import PASS\n"
+                        "q.verify_value = lambda *args, **kwargs: PASS\n"
                         'answer_q1, answer_q2, answer_q3, answer_q4 = "a", "c", "b", "b"\n'),
         {"quiz_q1"}),
     "overrides_builtins": (
@@ -114,7 +117,7 @@ TAMPER = {
     "patches_during_the_check": (
         lambda nb: _set(nb, "train_loop", WRONG_LOOP.replace(
             "    losses = []\n",
-            "    import autograder.judge as j\n    j.close = lambda a, b: True\n    losses = []\n")),
+            "    import autograder.kernel.loop.trace as t\n    t.close = lambda a, b: True\n    losses = []\n")),
         {"train_loop_tests"}),
 }
 HOSTILE.update(TAMPER)

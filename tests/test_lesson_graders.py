@@ -7,18 +7,11 @@ import warnings
 import pytest
 import torch
 
-from autograder import backward, graph, inference
+from autograder.judges.data import roundtrip
+from autograder.judges.lesson1 import graph_predictions
 from catalogue_lessons import LESSON1, LESSON2, LESSON4
+from judging import judge_function
 
-JUDGES = {
-    "freeze_body": graph.judge_freeze,
-    "derivative": backward.judge_derivative,
-    "numerical_grad": backward.judge_numerical_grad,
-    "weighted_grad": backward.judge_weighted_grad,
-    "predict": inference.judge_predict,
-    "sgd_step": inference.judge_sgd_step,
-    "evaluate": inference.judge_evaluate,
-}
 ENTRIES = LESSON1 + LESSON2 + LESSON4
 
 
@@ -31,11 +24,11 @@ def test_each_catalogue_has_right_and_wrong_solutions(lesson):
 
 @pytest.mark.parametrize("entry", ENTRIES, ids=lambda e: f"{e.function}:{e.name}")
 def test_verdict_and_message(entry):
-    judge = JUDGES[entry.function]
     fn = entry.load()
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        visible, hidden = judge(fn, "visible"), judge(fn, "hidden")
+        (visible, _), (hidden, _) = judge_function(entry.function, fn, "visible"), \
+            judge_function(entry.function, fn, "hidden")
     assert torch.is_grad_enabled(), "a judge must leave grad mode as it found it"
     if entry.mistake is None:
         assert visible.ok, visible.message
@@ -50,8 +43,15 @@ def test_verdict_and_message(entry):
         assert word in verdict.message, f"{word!r} missing from: {verdict.message}"
 
 
+@pytest.mark.parametrize("seed", [5, 55_555])
+def test_secret_scenarios_give_the_same_verdicts(seed):
+    for entry in ENTRIES:
+        verdict, _ = judge_function(entry.function, entry.load(), "all", seed)
+        assert verdict.ok is (entry.mistake is None), f"{entry.function}:{entry.name}: {verdict.message}"
+
+
 def test_property_predictions_come_from_pytorch():
-    truth = graph.true_properties()
+    truth = graph_predictions.true_properties()
     assert truth["y"] == (True, False, "MulBackward0")
     assert truth["d"] == (False, True, None)
 
@@ -71,7 +71,7 @@ def test_property_predictions_come_from_pytorch():
      "requires_grad"),
 ])
 def test_property_predictions(answers, part, ok, mistake):
-    verdict = graph.judge_properties(answers, part)
+    verdict = graph_predictions.verify_value(roundtrip(answers), part)
     assert verdict.ok is ok, verdict.message
     assert verdict.mistake == mistake
 
@@ -80,6 +80,6 @@ def test_judges_restore_grad_mode_even_when_the_student_crashes():
     def predict(model, x):
         torch.set_grad_enabled(False)
         raise ValueError("boom")
-    verdict = inference.judge_predict(predict)
+    verdict, _ = judge_function("predict", predict)
     assert not verdict.ok and "ValueError" in verdict.message
     assert torch.is_grad_enabled()

@@ -10,7 +10,7 @@ from autograder import messages as grader_messages
 from helpers import ROOT
 from lessons import text as lesson_text
 
-KEY_CALL = re.compile(r"""(?:text|raw|fail)\((?:[^()]*?,\s*)?["']([a-z_0-9]+\.[a-z_0-9.]+)["']""")
+KEY_CALL = re.compile(r"""(?:text|raw|fail|nested|render|has|describe)\((?:[^()]*?,\s*)?["']([a-z_0-9]+\.[a-z_0-9.]+)["']""")
 
 
 def _keys_used(package: str) -> set:
@@ -48,3 +48,19 @@ def test_translation_falls_back_to_english(monkeypatch, tmp_path):
     monkeypatch.setenv("AUTOGRAD_LESSONS_LANG", "sv")
     assert msgs.text("a.b", who="du") == "hej du"
     assert msgs.text("a.c") == "bye"
+
+
+def _mistake_ids() -> set:
+    ids = set()
+    for path in (ROOT / "autograder").rglob("*.py"):
+        ids |= set(re.findall(r"""fail\(\s*["']([a-z_]+)["']""", path.read_text()))
+    errors = (ROOT / "autograder" / "kernel" / "errors.py").read_text()
+    ids |= set(re.findall(r"""^\s+\("([a-z_]+)", "[A-Za-z]+Error""", errors, re.M))
+    return ids | {"crashed"}
+
+
+def test_every_mistake_has_a_name_for_the_class_summary():
+    ids = _mistake_ids()
+    assert len(ids) > 60
+    named = grader_messages._GRADER.catalogue("en")["mistakes"]
+    assert ids <= set(named), sorted(ids - set(named))

@@ -1,89 +1,167 @@
-"""The grading kernels: forked from the warm server, fresh each time, and sandboxed."""
+"""The grading kernels: forked from the warm server, fresh each time, and in the operating
+system's sandbox (Landlock, namespaces, seccomp, limits). Each probe is what a hostile
+student would try; each must fail for a reason Linux gives, not Python."""
 from __future__ import annotations
 
 import os
 import signal
-import subprocess
-import sys
+import time
 from pathlib import Path
 
 import pytest
-from nbclient import NotebookClient
-from nbformat.v4 import new_code_cell, new_notebook
 
-from autograder import forkserver
+from autograder.instructor import sandbox
+from autograder.instructor.services import Services
+from helpers import ROOT
+from kernels import run
 
 pytestmark = pytest.mark.slow
 
 
 @pytest.fixture(scope="module")
-def kernels(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("fork")
-    sock = str(folder / "fork.sock")
-    server = subprocess.Popen([sys.executable, "-m", "autograder.forkserver", sock],
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    forkserver.install_kernelspec(folder / "share")
-    saved = dict(os.environ)
-    os.environ.update({"JUPYTER_PATH": str(folder / "share"), forkserver.ENV_SOCKET: sock})
-    yield dict(os.environ)  # the kernel spec is looked up in this process's environment
-    os.environ.clear()
-    os.environ.update(saved)
-    left = (Path("/proc") / str(server.pid) / "task" / str(server.pid) / "children").read_text().split()
-    server.kill()
-    server.wait()
-    for pid in left:
+def services():
+    started = Services.start(ROOT, sandbox=True)
+    yield started
+    fork_server = started.processes["fork"].pid
+    deadline = time.monotonic() + 5  # the last kernel was killed a moment ago: let the server collect it
+    while (children := Path(f"/proc/{fork_server}/task/{fork_server}/children").read_text().split()) \
+            and time.monotonic() < deadline:
+        time.sleep(0.05)
+    started.close()
+    for pid in children:
         os.kill(int(pid), signal.SIGKILL)
-    assert left == [], "kernels still running after their notebooks finished"
+    assert children == [], "kernels still running after their notebooks finished"
 
 
-def run(cells, env, cwd):
-    nb = new_notebook(cells=[new_code_cell(c) for c in cells])
-    NotebookClient(nb, kernel_name=forkserver.KERNEL_NAME, timeout=60,
-                   resources={"metadata": {"path": str(cwd)}}, allow_errors=True).execute(env=env)
-    return ["".join(o.get("text", "")) + o.get("ename", "") for c in nb.cells for o in c.outputs]
+@pytest.fixture
+def stage(tmp_path):
+    folder = tmp_path / "submission"
+    folder.mkdir()
+    (folder / "data.csv").write_text("1,2\n")
+    (folder / "link_to_course").symlink_to(ROOT / "nbgrader_config.py")
+    (folder / "nested").mkdir()
+    (folder / "nested" / "more.txt").write_text("x")
+    return folder
 
 
-def test_kernels_are_fresh_processes_with_torch_already_imported(kernels, tmp_path):
-    probe = ["import os, sys; print(os.getpid(), 'torch' in sys.modules)",
-             "print('leak' in globals())", "leak = 1"]
-    first, second = run(probe, kernels, tmp_path), run(probe, kernels, tmp_path)
-    assert first[0].split()[1] == second[0].split()[1] == "True"
-    assert first[0].split()[0] != second[0].split()[0]  # a new process each time
+def test_this_machine_can_sandbox():
+    assert sandbox.probe() is None
+
+
+def test_kernels_are_fresh_processes_with_torch_already_imported(services, stage):
+    probe = ["import os, sys; print(os.getpid(), 'torch' in sys.modules)", "print('leak' in globals())", "leak = 1"]
+    first, second = run(probe, services, stage), run(probe, services, stage)
+    assert first[0].split() == second[0].split() == ["1", "True"]  # process 1 of its own namespace
     assert first[1].strip() == second[1].strip() == "False"  # nothing from the previous student
 
 
-def test_sandbox_blocks_network_and_programs_and_caps_memory(kernels, tmp_path):
-    (tmp_path / "mine.txt").write_text("x")
+def test_the_kernel_sees_only_its_copy_of_the_submission(services, stage):
+    out = run(["import os; print(sorted(os.listdir('.')), open('data.csv').read().strip())",
+               "print(open('nested/more.txt').read())",
+               f"open({str(ROOT / 'nbgrader_config.py')!r}).read()",
+               f"os.listdir({str(ROOT)!r})",
+               f"open({str(ROOT / 'source' / '03_zeroing_grad' / '03_zeroing_grad.ipynb')!r}).read()",
+               "os.listdir('/')", "os.listdir(os.path.expanduser('~/..'))",
+               f"open({str(stage / 'data.csv')!r}).read()"], services, stage)
+    assert out[0].startswith("['.ipython', '.jupyter', '.matplotlib', '.tmp', 'data.csv', 'nested'] 1,2")  # no link
+    assert out[1] == "x\n"
+    assert all(line.startswith("PermissionError") for line in out[2:]), out[2:]
+
+
+def test_it_writes_only_in_its_scratch_folder_and_not_much_there(services, stage):
+    import autograder
+    out = run(["open('notes.txt', 'w').write('mine'); print('ok')",
+               f"open({os.path.join(os.path.dirname(autograder.__file__), 'evil.py')!r}, 'w')",
+               "import sys, site; open(site.getsitepackages()[0] + '/evil.pth', 'w')",
+               f"open({str(stage / 'planted.txt')!r}, 'w')",
+               "open('/tmp/planted', 'w')",
+               "open('big', 'wb').write(b'x' * 100 * 2**20)"], services, stage)
+    assert out[0] == "ok\n"
+    assert all(line.startswith("PermissionError") for line in out[1:5]), out
+    assert "No space left on device" in out[5] or out[5].startswith("OSError"), out[5]
+    assert not (stage / "planted.txt").exists() and not Path("/tmp/planted").exists()
+    assert (stage / "data.csv").read_text() == "1,2\n" and not (stage / "notes.txt").exists()
+
+
+def test_no_network_no_programs_no_other_processes(services, stage):
     out = run([
-        "import socket\ntry:\n    socket.socket().connect(('127.0.0.1', 9))\n"
-        "except PermissionError as e:\n    print('blocked', e)",
-        "try:\n    socket.getaddrinfo('localhost', 80)\nexcept PermissionError as e:\n    print('blocked', e)",
-        "import subprocess\ntry:\n    subprocess.run(['true'])\nexcept PermissionError as e:\n    print('blocked', e)",
-        "try:\n    big = bytearray(50 * 2**30)\nexcept MemoryError:\n    print('MemoryError')",
-        "import os; print(sorted(os.listdir('.')))",
-        "print(1 + 1)",
-    ], kernels, tmp_path)
-    assert out[0].startswith("blocked") and "network" in out[0]
-    assert out[1].startswith("blocked") and "getaddrinfo" in out[1]
-    assert out[2].startswith("blocked") and "subprocess" in out[2]
-    assert out[3].strip() == "MemoryError"
-    assert out[4].strip() == "['mine.txt']"  # the working directory is the submission's own
-    assert out[5].strip() == "2"  # and the kernel is still fine
+        "import socket\nsocket.create_connection(('127.0.0.1', 5432), timeout=2)",
+        "s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM); s.sendto(b'x', ('127.0.0.1', 53))",
+        "socket.socket(socket.AF_UNIX)",
+        "import subprocess; subprocess.run(['true'])",
+        "import os; os.fork()",
+        "print(sorted(int(p) for p in os.listdir('/proc') if p.isdigit()))",
+        f"os.kill({os.getpid()}, 0)",
+        "import threading; t = threading.Thread(target=lambda: None); t.start(); t.join(); print('threads work')",
+    ], services, stage)
+    assert out[0].startswith("PermissionError") or out[0].startswith("OSError"), out[0]
+    assert "Network is unreachable" in out[1] or out[1].startswith("PermissionError"), out[1]
+    assert all(line.startswith("PermissionError") for line in out[2:5]), out[2:5]
+    assert out[5] == "[1]\n"  # its own /proc: only itself
+    assert out[6].startswith("ProcessLookupError"), out[6]  # the grader's process is not even visible
+    assert out[7] == "threads work\n"
 
 
-def test_ready_client_never_loses_the_first_output(kernels, tmp_path):
+def test_its_environment_is_its_own(services, stage):
+    os.environ["AUTOGRADER_TEST_SECRET"] = "the instructor's password"
+    try:
+        out = run(["import os; print(sorted(os.environ))", "print(os.environ['HOME'] == os.getcwd())"],
+                  services, stage, env={"AUTOGRAD_LESSONS_LANG": "es"})
+    finally:
+        del os.environ["AUTOGRADER_TEST_SECRET"]
+    names = eval(out[0])
+    assert "AUTOGRADER_TEST_SECRET" not in names and "AUTOGRAD_LESSONS_LANG" in names and "PATH" in names
+    assert set(names) <= {"HOME", "TMPDIR", "IPYTHONDIR", "MPLCONFIGDIR", "JUPYTER_RUNTIME_DIR", "JUPYTER_CONFIG_DIR",
+                          "JUPYTER_DATA_DIR", "PATH", "LANG", "PYTHONNOUSERSITE", "OMP_NUM_THREADS", "MKL_NUM_THREADS",
+                          "AUTOGRADER_JUDGE_FD", "AUTOGRAD_LESSONS_LANG", "CLICOLOR", "CLICOLOR_FORCE", "FORCE_COLOR",
+                          "GIT_PAGER", "PAGER", "MPLBACKEND", "PYDEVD_DISABLE_FILE_VALIDATION", "JPY_PARENT_PID",
+                          "JPY_SESSION_NAME", "TERM"}, names
+    assert out[1] == "True\n"
+
+
+def test_memory_is_capped_and_a_crash_costs_only_the_kernel(services, stage):
+    out = run(["big = bytearray(8 * 2**30)", "print('alive')"], services, stage)
+    assert out[0].startswith("MemoryError") and out[1] == "alive\n"
+
+
+def test_what_a_kernel_leaves_does_not_reach_the_next(services, stage):
+    run(["import os\nos.makedirs(os.environ['IPYTHONDIR'] + '/profile_default/startup', exist_ok=True)\n"
+         "open(os.environ['IPYTHONDIR'] + '/profile_default/startup/00-evil.py', 'w').write('EVIL = 1')\n"
+         "open('evil_module.py', 'w').write('EVIL = 1')"], services, stage)
+    out = run(["print('EVIL' in globals())", "import evil_module"], services, stage)
+    assert out[0] == "False\n" and out[1].startswith("ModuleNotFoundError")
+
+
+def test_a_stopped_fork_server_is_replaced(stage):
+    """SIGSTOP (from outside: kernels cannot signal it) makes it stop answering; the owner
+    notices and starts another at the same address."""
+    started = Services.start(ROOT, sandbox=True)
+    try:
+        old = started.processes["fork"].pid
+        os.kill(old, signal.SIGSTOP)
+        assert started.ensure_alive() == ["fork"]
+        assert started.processes["fork"].pid != old
+        assert run(["print(1 + 1)"], started, stage) == ["2\n"]
+        started.processes["judge"].kill()
+        time.sleep(0.1)
+        assert started.ensure_alive() == ["judge"]
+        assert run(["print(2 + 2)"], started, stage) == ["4\n"]
+    finally:
+        started.close()
+
+
+def test_without_the_sandbox_kernels_still_run(stage):
+    """--no-sandbox, for machines that cannot: kernels work, and can then read the course."""
+    started = Services.start(ROOT, sandbox=False)
+    try:
+        out = run([f"print(len(open({str(ROOT / 'nbgrader_config.py')!r}).read()) > 0)"], started, stage)
+        assert out == ["True\n"]
+    finally:
+        started.close()
+
+
+def test_ready_client_never_loses_the_first_output(services, stage):
     """ReadyClient skips the stock 0.2 s IOPub wait, but must still wait until IOPub is
     connected: otherwise the first cell's output would now and then go missing."""
-    from traitlets.config import Config
-
-    config = Config()
-    config.AsyncKernelManager.client_class = "autograder.forkserver.ReadyClient"
-    for attempt in range(15):
-        nb = new_notebook(cells=[new_code_cell(f"print('first output', {attempt})")])
-        used = []
-        client = NotebookClient(nb, kernel_name=forkserver.KERNEL_NAME, timeout=60, config=config,
-                                resources={"metadata": {"path": str(tmp_path)}},
-                                on_cell_start=lambda **_: used.append(type(client.kc).__name__))
-        client.execute()
-        assert used == ["ReadyClient"]
-        assert nb.cells[0].outputs[0]["text"] == f"first output {attempt}\n"
+    for attempt in range(10):
+        assert run([f"print('first output', {attempt})"], services, stage) == [f"first output {attempt}\n"]

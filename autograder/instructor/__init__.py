@@ -1,0 +1,14 @@
+"""What the instructor runs: ``autograder grade`` and the pieces around nbgrader.
+
+* ``grade``, ``pool``, ``worker``, ``cli``: a class graded in parallel through nbgrader's
+  own autograde, with a progress bar, feedback and the CSV export;
+* ``services``, ``judge_server``, ``judge_client``, ``test_cells``: the judge process that
+  decides every test cell's points, started before any kernel, never running student code;
+* ``forkserver``, ``sandbox``: pre-warmed kernels, each in the operating system's sandbox;
+* ``preprocessors``, ``hooks``, ``feedback_exporter``: nbgrader passes and hooks, set in
+  ``nbgrader_config.py`` so that plain ``nbgrader autograde`` runs them too;
+* ``files``, ``failures``, ``summary``, ``progress``: safe copies, submissions that cannot be
+  graded, the class's common mistakes, the progress bar.
+
+Nothing under ``autograder.kernel`` or ``autograder.judges`` imports this package.
+"""

@@ -1,0 +1,74 @@
+"""``autograder``: the instructor's command line.
+
+    autograder grade ASSIGNMENT [--jobs N] [--student ID ...] [--course DIR] [--db-url URL]
+                                [--timeout S] [--no-export] [--no-sandbox]
+
+grades every submission (or only the named students: a regrade touches nobody else),
+generates feedback, exports grades.csv and prints the class's most common mistakes.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+
+
+def main(argv=None) -> int:
+    parser = argparse.ArgumentParser(prog="autograder", description=__doc__.splitlines()[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    g = sub.add_parser("grade", help="autograde, feed back and export one assignment")
+    g.add_argument("assignment")
+    g.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+                   help="submissions graded at once (default: 2, or 1 on a one-core machine)")
+    g.add_argument("--student", action="append", default=None,
+                   help="grade only this student (repeat for several); others are untouched")
+    g.add_argument("--course", type=Path, default=Path.cwd(), help="course directory (default: here)")
+    g.add_argument("--db-url", default=None, help="gradebook URL (default: nbgrader_config.py's)")
+    g.add_argument("--timeout", type=int, default=None, help="seconds a cell may run")
+    g.add_argument("--no-export", action="store_true", help="do not write grades.csv")
+    g.add_argument("--no-sandbox", action="store_true",
+                   help="run kernels without the operating system's sandbox (only where the machine cannot "
+                        "sandbox: students' code can then read and change what you can)")
+    args = parser.parse_args(argv)
+
+    from .. import messages
+    from . import failures, grade, sandbox
+
+    if not args.no_sandbox:
+        reason = sandbox.probe()
+        if reason:
+            print(f"autograder: this machine cannot sandbox grading kernels: {reason}. Grading without a "
+                  "sandbox lets students' code read and change your files; if you accept that, run again "
+                  "with --no-sandbox.", file=sys.stderr)
+            return 2
+    report = grade.grade(args.course, args.assignment, jobs=args.jobs, students=args.student,
+                         db_url=args.db_url, timeout=args.timeout, sandbox=not args.no_sandbox,
+                         export_to=None if args.no_export else "grades.csv")
+    failed = [o for o in report.outcomes if not o.ok]
+    print(f"{args.assignment}: {len(report.outcomes)} submissions graded in {report.seconds:.1f} s "
+          f"({len(failed)} could not be graded normally)")
+    for outcome in failed:
+        print(f"  {outcome.student}: {failures.describe(outcome.reason, f'{args.assignment}.ipynb')}")
+    for student, fault in report.faults:
+        print(f"  {student}: a grading process {fault}; its submission was graded again")
+    for server in report.replaced:
+        print(f"  the {server} server stopped answering and was replaced")
+    if report.mistakes:
+        print("Most common mistakes (students · mistake):")
+        for mistake, count in report.mistakes:
+            print(f"  {count:4d} · {summary_name(messages, mistake)}")
+    if report.exported:
+        print(f"grades exported to {report.exported}")
+    return 0
+
+
+def summary_name(messages, mistake: str) -> str:
+    """A mistake's name in words (an error without a verdict: the error's name)."""
+    if mistake.startswith("error:"):
+        return messages.text("general.error_named", error=mistake.removeprefix("error:"))
+    return messages.text(f"mistakes.{mistake}") if messages.has(f"mistakes.{mistake}") else mistake
+
+
+if __name__ == "__main__":
+    sys.exit(main())

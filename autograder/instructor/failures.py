@@ -1,0 +1,69 @@
+"""A submission that could not be graded at all: why, in one line, and 0 on every question.
+
+The reason is a message key (``grading.*`` in the locale files); the feedback page says
+it in the notebook's language (the course's default, since the notebook could not be
+read) and gives the score, 0.
+"""
+from __future__ import annotations
+
+import html
+from pathlib import Path
+
+from .. import messages
+
+MISSING = "missing"
+# what nbgrader's log says → the reason's key
+MARKERS = (("NotJSONError", "not_json"), ("JSONDecodeError", "not_json"),
+           ("Notebook does not appear to be JSON", "not_json"), ("ValidationError", "invalid"),
+           ("No notebooks were matched", MISSING), ("No notebooks found", MISSING))
+
+
+def reason_of(result: dict) -> str:
+    """The reason key for an nbgrader result that failed."""
+    text = (result.get("error") or "") + (result.get("log") or "")
+    for marker, reason in MARKERS:
+        if marker in text:
+            return reason
+    return "crashed"
+
+
+def last_line(text: str) -> str:
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1][:300] if lines else ""
+
+
+def describe(reason: str, notebook: str, lang: str | None = None) -> str:
+    key = f"grading.reason_{reason}"
+    if not messages.has(key):
+        return reason  # a worker's fault, already in words
+    return messages.render(key, {"notebook": notebook}, lang)
+
+
+def keep_log(root: Path, assignment: str, student: str, result: dict) -> None:
+    """nbgrader's full log and traceback of a failed submission, for the instructor."""
+    folder = root / "autograder-logs" / assignment
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / f"{student}.log").write_text((result.get("log") or "") + "\n" + (result.get("error") or ""))
+
+
+def zero_submission(db_url: str, coursedir, assignment: str, student: str, reason: str) -> None:
+    """0 on every question of a submission that could not be graded, and a feedback page
+    that says why."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(db_url, coursedir.course_id) as gb:
+        gb.update_or_create_student(student)
+        submission = gb.update_or_create_submission(assignment, student)
+        for notebook in submission.notebooks:
+            for grade in notebook.grades:
+                grade.auto_score = 0
+                grade.needs_manual_grade = False
+            gb.db.commit()
+            folder = Path(coursedir.format_path(coursedir.feedback_directory, student, assignment))
+            folder.mkdir(parents=True, exist_ok=True)
+            text = describe(reason, f"{notebook.name}.ipynb")
+            title = html.escape(notebook.name)
+            score = html.escape(messages.text("grading.score", score=0, max_score=notebook.max_score))
+            (folder / f"{notebook.name}.html").write_text(
+                f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title></head>"
+                f"<body><h1>{title}</h1><p>{html.escape(text)}</p><p>{score}</p></body></html>")

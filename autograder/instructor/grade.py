@@ -1,0 +1,89 @@
+"""Grade a whole class: every submission of an assignment through nbgrader's own pipeline,
+in parallel, then feedback and the CSV export.
+
+The coordinator (this process) starts the judge and the fork server (``services``)
+before anything else, then ``jobs`` worker processes (``pool``) that each grade one
+submission at a time (``worker``). It watches all of them: a dead or stopped server is
+replaced, a dead or stopped worker too, and only the submission it was serving is tried
+again (once).
+"""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import pool, progress, summary, worker
+from .services import Services
+
+
+@dataclass
+class Report:
+    assignment: str
+    outcomes: list = field(default_factory=list)
+    seconds: float = 0.0
+    mistakes: list = field(default_factory=list)  # (mistake id, number of students)
+    exported: str = ""
+    faults: list = field(default_factory=list)  # (student, what happened to its worker)
+    replaced: list = field(default_factory=list)  # servers replaced during the run
+
+
+def sqlite_with_timeout(db_url: str) -> str:
+    """Let SQLite writers wait for each other instead of failing with 'database is locked'."""
+    if db_url.startswith("sqlite:") and "timeout=" not in db_url:
+        return db_url + ("&" if "?" in db_url else "?") + "timeout=120"
+    return db_url
+
+
+def course_config(root: Path, db_url: str | None = None, timeout: int | None = None, sandbox: bool = True):
+    from traitlets.config.loader import PyFileConfigLoader
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    config.CourseDirectory.root = str(root)
+    if db_url:
+        config.CourseDirectory.db_url = db_url
+    config.CourseDirectory.db_url = sqlite_with_timeout(config.CourseDirectory.db_url)
+    config.JudgedExecute.sandbox = sandbox
+    if timeout:
+        config.JudgedExecute.timeout = timeout
+    return config
+
+
+def submitted_students(root: Path, assignment: str) -> list:
+    base = root / "submitted"
+    return sorted(p.name for p in base.iterdir() if (p / assignment).is_dir()) if base.is_dir() else []
+
+
+def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = None,
+          db_url: str | None = None, timeout: int | None = None, sandbox: bool = True,
+          show_progress=progress.show, export_to: str | None = "grades.csv") -> Report:
+    """Autograde, then give feedback to, every (or the named) student's submission, and
+    export the grades. The main process only coordinates: the workers hold nbgrader."""
+    root = Path(root).resolve()
+    students = students or submitted_students(root, assignment)
+    report = Report(assignment)
+    started = time.perf_counter()
+    config = course_config(root, db_url, timeout, sandbox)
+    services = Services.start(root, sandbox, log=root / "autograder-logs" / assignment / "servers.log")
+    workers = pool.Pool(jobs, worker.init, (str(root), config, services.environment()),
+                        on_fault=lambda fault: report.replaced.extend(services.ensure_alive()))
+    try:
+        tasks = [(worker.grade_one, (assignment, student)) for student in students]
+        for result in workers.run(tasks):
+            if isinstance(result, pool.Lost):
+                result = workers.call(worker.lost, assignment, result.task[1][1])
+            report.outcomes.append(result)
+            if not result.ok:
+                report.replaced.extend(services.ensure_alive())
+            if show_progress:
+                show_progress(len(report.outcomes), len(students), sum(not o.ok for o in report.outcomes), started)
+        report.faults = [(task[1][1], fault) for task, fault in workers.faults]
+        if export_to:
+            report.exported = workers.call(worker.export, export_to)
+    finally:
+        workers.close()
+        services.close()
+    report.mistakes = summary.common_mistakes(root, assignment, students)
+    report.seconds = time.perf_counter() - started
+    return report
+

@@ -1,0 +1,12 @@
+"""Our nbgrader passes, one per module (as nbgrader's own ``preprocessors/``), each named in
+``nbgrader_config.py`` so that plain ``nbgrader autograde`` and ``autograder grade`` run the
+same pipeline:
+
+* ``judged_execute.JudgedExecute``: nbgrader's Execute in a sandboxed kernel, with the judge
+  told when each test cell runs; a cell that kills or hangs the kernel costs only itself;
+* ``apply_verdicts.ApplyVerdicts``: a test cell without the judge's pass gets an error, so
+  nbgrader's own scoring gives it 0;
+* ``safe_deduplicate_ids.SafeDeduplicateIds``, ``fast_check_cell_metadata.FastCheckCellMetadata``:
+  nbgrader's passes with a fix and a speed-up;
+* ``concise_test_errors.ConciseTestErrors``: feedback shows the diagnosis, not the hidden tests.
+"""

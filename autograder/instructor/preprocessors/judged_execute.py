@@ -1,0 +1,172 @@
+"""JudgedExecute: nbgrader's Execute, in a sandboxed kernel, with the judge deciding points.
+
+* The kernel is forked from the run's fork server into its sandbox (``sandbox``), with a
+  socket to the judge and a copy of the submission folder's regular files as its only
+  files. Plain ``nbgrader autograde`` starts the judge and the fork server itself on its
+  first notebook; ``autograder grade`` hands its workers its own.
+* Around every test cell the judge is told: ``begin`` (the judge says which of the
+  student's variables the cell's checks read), then those variables are committed from
+  the kernel, then ``seal``, then the cell itself runs, then ``end``. The verdicts go to
+  ``resources["autograder"]["verdicts"]`` for ApplyVerdicts.
+* A cell that kills or hangs the kernel costs only itself: the cell gets an error
+  output, a fresh kernel replays the cells that ran before, and execution goes on.
+  Plain Execute fails the whole notebook instead, and the student loses every point of it.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from jupyter_core.utils import run_sync
+from nbclient.exceptions import DeadKernelError
+from nbformat import NotebookNode
+from nbgrader import utils
+from nbgrader.preprocessors import Execute
+from traitlets import Bool, Integer, Unicode
+
+from ... import messages
+from ...kernel import commit
+from .. import services
+from ..sandbox import DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
+from ..forkserver import KERNEL_NAME
+from ..judge_client import JudgeSession
+
+
+def notebook_language(nb) -> str:
+    """The language the notebook's student reads (its metadata says; English otherwise)."""
+    return str(nb.metadata.get("autograd_lessons", {}).get("language", "en"))
+
+
+class JudgedExecute(Execute):
+    kernel_name = Unicode(KERNEL_NAME, config=True)
+    shutdown_kernel = "immediate"  # each kernel serves one notebook and is thrown away
+    sandbox = Bool(True, config=True,
+                   help="Run kernels in the operating system's sandbox (False: only when the machine cannot)")
+    memory_mb = Integer(DEFAULT_MEMORY_MB, config=True,
+                        help="Memory a kernel may use beyond what the warm kernel already maps")
+    scratch_mb = Integer(DEFAULT_SCRATCH_MB, config=True, help="Size of a kernel's working folder")
+    probe_timeout = 5  # seconds a live kernel has to answer kernel_info after a timeout
+
+    # -- a notebook ---------------------------------------------------------------------
+    def preprocess(self, nb, resources=None, km=None):
+        nbgrader = resources["nbgrader"]
+        root = Path(self.config.CourseDirectory.get("root") or os.getcwd())
+        self._services = services.for_this_process(root, self.sandbox)
+        self._session = JudgeSession(self._services.judge_socket, nbgrader["assignment"], nbgrader["notebook"])
+        self._folder = self._services.kernel_folder()
+        self._stage = resources.get("metadata", {}).get("path") or os.getcwd()
+        self._language = notebook_language(nb)
+        self._ran_ok: list = []
+        try:
+            nb, resources = super().preprocess(nb, resources, km)
+            verdicts = self._session.verdicts()
+        finally:
+            self._session.close()
+            self._remove_folder()
+        resources.setdefault("autograder", {})["verdicts"] = {cell: v.to_data() for cell, v in verdicts.items()}
+        return nb, resources
+
+    def _remove_folder(self) -> None:
+        shutil.rmtree(self._folder, ignore_errors=True)
+
+    def create_kernel_manager(self):
+        km = super().create_kernel_manager()
+        km.transport = "ipc"
+        km.ip = str(self._folder / "ipc" / "k")
+        km.client_class = "autograder.instructor.forkserver.ReadyClient"
+        spec = {"scratch": str(self._folder / "scratch"), "stage": str(self._stage), "ipc": str(self._folder / "ipc"),
+                "memory_mb": self.memory_mb, "scratch_mb": self.scratch_mb}
+        env = {"NBGRADER_EXECUTION": os.environ.get("NBGRADER_EXECUTION", "autograde"), "LESSONS_NO_PLOTS": "1",
+               "AUTOGRAD_LESSONS_LANG": self._language}
+        km.autograder_launch = {"server": self._services.fork_socket, "spec": spec, "env": env,
+                                "judge_socket": self._session.kernel_socket}
+        return km
+
+    # -- a cell -------------------------------------------------------------------------
+    def preprocess_cell(self, cell, resources, index):
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id") if utils.is_grade(cell) else None
+        judged = cell.cell_type == "code" and grade_id in self._session.cells
+        if judged:
+            names = self._session.begin(grade_id)
+            if names:
+                self._commit(names)
+            self._session.seal()
+        try:
+            return self._run(cell, resources, index)
+        finally:
+            if judged:
+                self._session.end(grade_id)
+
+    def _commit(self, names: list) -> None:
+        """Send the answers the next test cell reads to the judge, before the kernel sees that cell."""
+        if not self._shell_reply(self.kc.execute(commit.snippet(names), silent=True, store_history=False),
+                                 self.timeout):
+            self._restart_and_replay()  # the student's code hangs even this: the cell gets no answers
+
+    def _run(self, cell, resources, index):
+        try:
+            cell, resources = super().preprocess_cell(cell, resources, index)
+        except DeadKernelError:
+            self._record(cell, "kernel_died")
+            self._restart_and_replay()
+            return cell, self.resources
+        if self._timed_out(cell) and not self._kernel_answers():
+            self._record(cell, "kernel_unresponsive")
+            self._restart_and_replay()
+        elif cell.cell_type == "code" and not any(o.output_type == "error" for o in cell.get("outputs", [])):
+            self._ran_ok.append(cell.source)
+        return cell, self.resources
+
+    # -- surviving a kernel that dies or hangs ----------------------------------------------
+    @staticmethod
+    def _timed_out(cell) -> bool:
+        return any(o.output_type == "error" and o.get("ename") == "CellTimeoutError"
+                   for o in cell.get("outputs", []))
+
+    def _kernel_answers(self, timeout: float | None = None) -> bool:
+        """Does the kernel answer a kernel_info request within ``timeout`` seconds?"""
+        return self._shell_reply(self.kc.kernel_info(), timeout or self.probe_timeout)
+
+    def _record(self, cell, key: str) -> None:
+        text = messages.render(f"grading.{key}", {}, self._language)
+        cell.outputs.append(NotebookNode(output_type="error", ename="KernelDied" if key == "kernel_died"
+                                         else "KernelUnresponsive", evalue=text, traceback=[text]))
+
+    def _restart_and_replay(self) -> None:
+        run_sync(self.km.restart_kernel)(now=True)
+        self._nudge()
+        for source in self._ran_ok:
+            msg_id = self.kc.execute(source, silent=True, store_history=False)
+            self._shell_reply(msg_id, self.timeout)
+        self._drain_iopub()
+
+    def _shell_reply(self, msg_id: str, timeout: float) -> bool:
+        """Wait for the reply to one request on the shell channel (which never drops messages)."""
+        try:
+            while True:
+                reply = run_sync(self.kc.get_shell_msg)(timeout=timeout)
+                if reply["parent_header"].get("msg_id") == msg_id:
+                    return True
+        except Exception:  # queue.Empty: no reply in time
+            return False
+
+    def _nudge(self, attempts: int = 120) -> None:
+        """After a restart, repeat kernel_info until an IOPub message arrives: ZeroMQ drops
+        IOPub messages sent before the subscription reconnects, and nbclient must not
+        wait for an output that was dropped."""
+        for _ in range(attempts):
+            msg_id = self.kc.kernel_info()
+            self._shell_reply(msg_id, 5)
+            try:
+                run_sync(self.kc.get_iopub_msg)(timeout=0.5)
+                return
+            except Exception:
+                continue
+
+    def _drain_iopub(self) -> None:
+        while True:
+            try:
+                run_sync(self.kc.get_iopub_msg)(timeout=0.2)
+            except Exception:
+                return

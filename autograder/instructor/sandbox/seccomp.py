@@ -1,0 +1,88 @@
+"""A seccomp filter: system calls a grading kernel may not make at all, checked by Linux.
+
+* no new Unix-domain sockets: Landlock does not cover connecting to a socket by its
+  path, and paths lead to the fork server, PostgreSQL, other kernels. The kernel's
+  own sockets are made before the filter is installed; pairs (``socketpair``, used
+  by asyncio) make no connection to anything;
+* no new processes and no new programs: ``fork``, ``vfork``, ``clone`` without
+  ``CLONE_THREAD`` and ``execve`` fail (threads work; ``clone3`` reports ENOSYS, so
+  the C library falls back to ``clone``, whose flags the filter can read);
+* none of: ``ptrace``, reading or writing another process's memory, ``io_uring`` (its
+  operations bypass this filter), ``bpf``, ``perf_event_open``, ``userfaultfd``, the
+  kernel keyring, ``mount``/``unshare``/``setns``/``chroot``.
+Everything else is allowed. The filter covers every thread (``TSYNC``).
+"""
+from __future__ import annotations
+
+import ctypes
+import errno
+import struct
+
+from .syscalls import MACHINE, PR_SET_NO_NEW_PRIVS, Unsupported, prctl, syscall
+
+AF_UNIX = 1
+CLONE_THREAD = 0x10000
+ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
+SYSCALLS = {
+    "x86_64": dict(socket=41, clone=56, clone3=435, deny=[
+        57, 58, 59, 322,  # fork, vfork, execve, execveat
+        101, 310, 311,  # ptrace, process_vm_readv, process_vm_writev
+        321, 298, 323,  # bpf, perf_event_open, userfaultfd
+        248, 249, 250,  # add_key, request_key, keyctl
+        425, 426, 427,  # io_uring_setup, io_uring_enter, io_uring_register
+        165, 166, 155, 161, 272, 308,  # mount, umount2, pivot_root, chroot, unshare, setns
+        428, 429, 430, 431, 432, 433, 442,  # open_tree, move_mount, fsopen, fsconfig, fsmount, fspick, mount_setattr
+    ]),
+    "aarch64": dict(socket=198, clone=220, clone3=435, deny=[
+        221, 281, 117, 270, 271, 280, 241, 282, 217, 218, 219, 425, 426, 427,
+        40, 39, 41, 51, 97, 268, 428, 429, 430, 431, 432, 433, 442,
+    ]),
+}
+
+LD_ABS, JEQ, JGE, JSET, RET = 0x20, 0x15, 0x35, 0x45, 0x06
+ALLOW, ERRNO, KILL = 0x7FFF0000, 0x00050000, 0x80000000
+
+
+def _program() -> list:
+    """The filter as (code, jump-if-true label, jump-if-false label, k) with symbolic labels."""
+    if MACHINE not in SYSCALLS:
+        raise Unsupported(f"no seccomp filter for {MACHINE}")
+    nr = SYSCALLS[MACHINE]
+    prog = [(LD_ABS, None, None, 4), (JEQ, None, "deny_all", ARCH[MACHINE]), (LD_ABS, None, None, 0)]
+    if MACHINE == "x86_64":
+        prog.append((JGE, "deny", None, 0x40000000))  # the x32 ABI
+    prog += [(JEQ, "socket", None, nr["socket"]), (JEQ, "clone", None, nr["clone"]),
+             (JEQ, "enosys", None, nr["clone3"])]
+    prog += [(JEQ, "deny", None, number) for number in nr["deny"]]
+    prog += [(RET, None, None, ALLOW),
+             ("socket", LD_ABS, None, None, 16), (JEQ, "deny", None, AF_UNIX), (RET, None, None, ALLOW),
+             ("clone", LD_ABS, None, None, 16), (JSET, "allow", "deny", CLONE_THREAD),
+             ("allow", RET, None, None, ALLOW),
+             ("enosys", RET, None, None, ERRNO | errno.ENOSYS),
+             ("deny", RET, None, None, ERRNO | errno.EPERM),
+             ("deny_all", RET, None, None, ERRNO | errno.EPERM)]
+    return prog
+
+
+def assemble(prog: list) -> bytes:
+    labels, plain = {}, []
+    for instruction in prog:
+        if isinstance(instruction[0], str):
+            labels[instruction[0]] = len(plain)
+            instruction = instruction[1:]
+        plain.append(instruction)
+    out = b""
+    for index, (code, when_true, when_false, k) in enumerate(plain):
+        jt = labels[when_true] - index - 1 if when_true else 0
+        jf = labels[when_false] - index - 1 if when_false else 0
+        out += struct.pack("=HBBI", code, jt, jf, k)
+    return out
+
+
+def install() -> None:
+    """Install the filter on every thread of this process. Irreversible."""
+    code = assemble(_program())
+    buffer = ctypes.create_string_buffer(code)
+    fprog = struct.pack("=HxxxxxxQ", len(code) // 8, ctypes.addressof(buffer))
+    prctl(PR_SET_NO_NEW_PRIVS, 1)
+    syscall("seccomp", 1, 1, ctypes.create_string_buffer(fprog))  # SET_MODE_FILTER, FILTER_FLAG_TSYNC

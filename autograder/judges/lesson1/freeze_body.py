@@ -1,0 +1,91 @@
+"""Lesson 1, exercise (b): ``freeze_body(model)`` freezes the body, keeps the head trainable.
+
+The kernel rebuilds the net from the scenario, calls the student's function on it,
+then takes one plain gradient step, ``p -= lr * p.grad`` for every parameter that
+received a gradient, on the scenario's batch. The judge takes the same step with only
+the head's parameters and compares: a body parameter that moved was not frozen, a
+head parameter that did not move was frozen by mistake.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from ..seeds import generator
+from ..tensors import close, from_data, load_
+from ..verdict import PASS, Verdict
+
+LR = 0.1
+CASES = {"visible": [dict(seed=0, kind="mlp")], "hidden": [dict(seed=1, kind="batchnorm")]}
+
+
+class Net(nn.Module):
+    def __init__(self, body: nn.Module, head: nn.Module):
+        super().__init__()
+        self.body, self.head = body, head
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+
+def make_net(kind: str) -> Net:
+    """The net of a scenario kind, with PyTorch's default initialisation (the scenario then
+    overwrites every value), built without touching the caller's random state."""
+    with torch.random.fork_rng(devices=[]):
+        if kind == "mlp":
+            return Net(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 8), nn.ReLU()),
+                       nn.Linear(8, 2))
+        return Net(nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.Tanh()),
+                   nn.Sequential(nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 2)))
+
+
+def scenario(spec: dict, seed: int) -> dict:
+    gen = generator(seed)
+    net = make_net(spec["kind"])
+    params = {name: (torch.randn(p.shape, generator=gen) * 0.5).tolist() for name, p in net.named_parameters()}
+    return {"spec": dict(spec), "params": params, "x": torch.randn(16, 4, generator=gen).tolist()}
+
+
+def build(data: dict) -> tuple[Net, torch.Tensor]:
+    net = make_net(data["spec"]["kind"])
+    load_([p for _, p in net.named_parameters()], [torch.tensor(data["params"][n]) for n, _ in net.named_parameters()])
+    return net, torch.tensor(data["x"])
+
+
+def loss_of(net: nn.Module, x: torch.Tensor) -> torch.Tensor:
+    return net(x).pow(2).mean()
+
+
+def expected_after(data: dict) -> dict:
+    """Every parameter after one step in which only the head learns."""
+    net, x = build(data)
+    head = [p for name, p in net.named_parameters() if not name.startswith("body.")]
+    grads = torch.autograd.grad(loss_of(net, x), head)
+    with torch.no_grad():
+        for p, g in zip(head, grads):
+            p -= LR * g
+    return {name: p.detach() for name, p in net.named_parameters()}
+
+
+def verify(data: dict, observation: dict) -> Verdict:
+    if observation.get("error"):
+        return Verdict.from_data(observation["error"])
+    if observation.get("replaced"):
+        return Verdict.fail("replaced", "graph.replaced")
+    after = observation.get("after")
+    expected = expected_after(data)
+    if not isinstance(after, dict) or set(after) != set(expected):
+        return Verdict.fail("malformed", "judge.malformed")
+    start = {name: torch.tensor(values) for name, values in data["params"].items()}
+    for name, want in expected.items():
+        got = from_data(after[name], want)
+        if got is None:
+            return Verdict.fail("malformed", "judge.malformed")
+        if close(got, want):
+            continue
+        if name.startswith("body."):
+            return Verdict.fail("body_trains", "graph.body_trains", name=f"model.{name}")
+        if close(got, start[name]):
+            return Verdict.fail("head_frozen", "graph.head_frozen", name=f"model.{name}")
+        return Verdict.fail("wrong_step", "judge.freeze_wrong_step", name=f"model.{name}")
+    return PASS

@@ -1,0 +1,1 @@
+"""Lesson 2 (backward()): one judge per exercise."""

@@ -1,0 +1,41 @@
+"""Lesson 2, exercise (a): ``derivative(f, x)`` returns f'(x) as a float, computed by autograd.
+
+The judge knows each function's exact derivative. Whether autograd was used (``f``
+was called on a tensor that requires grad) is observed in the kernel: the data cannot
+prove it, since a number is a number however it was computed.
+"""
+from __future__ import annotations
+
+import torch
+
+from ..data import decode
+from ..seeds import generator
+from ..verdict import PASS, Verdict
+from .functions import SCALAR, values
+
+CASES = {
+    "visible": [dict(seed=0, function="x³·sin(x)")],
+    "hidden": [dict(seed=1, function="exp(−x²)"), dict(seed=2, function="x·tanh(x)")],
+}
+
+
+def scenario(spec: dict, seed: int) -> dict:
+    return {"spec": dict(spec), "x": values(generator(seed), 1, 0.3, 1.6)[0]}
+
+
+def verify(data: dict, observation: dict) -> Verdict:
+    if observation.get("error"):
+        return Verdict.from_data(observation["error"])
+    got = decode(observation.get("value"))
+    name, x = data["spec"]["function"], data["x"]
+    expected = SCALAR[name][1](x)
+    if isinstance(got, torch.Tensor):
+        return Verdict.fail("returns_tensor", "backward.returns_tensor", name="derivative")
+    if type(got) is not float:
+        return Verdict.fail("not_float", "backward.not_float", got=type(got).__name__)
+    if not observation.get("calls_with_grad"):
+        return Verdict.fail("no_autograd", "backward.no_autograd", calls=int(observation.get("calls") or 0))
+    if abs(got - expected) > 1e-4 * max(1.0, abs(expected)):
+        return Verdict.fail("wrong_derivative", "backward.wrong_derivative", f=name, x=x, got=got,
+                            expected=expected)
+    return PASS

@@ -1,0 +1,49 @@
+"""Lesson 2, exercise (c): ``weighted_grad(f, x, v)``: backward() on a non-scalar output
+with ``gradient=v``, i.e. the vector-Jacobian product vᵀ·∂f/∂x. The judge computes it
+with ``torch.autograd.grad(..., grad_outputs=v)``."""
+from __future__ import annotations
+
+import torch
+
+from ..data import decode
+from ..seeds import generator
+from ..verdict import PASS, Verdict
+from .functions import TO_VECTOR, values
+
+CASES = {
+    "visible": [dict(seed=0, function="x²")],
+    "hidden": [dict(seed=1, function="sin(x)·x"), dict(seed=2, function="cumsum(x)")],
+}
+
+
+def scenario(spec: dict, seed: int) -> dict:
+    gen = generator(seed)
+    n = TO_VECTOR[spec["function"]][1]
+    return {"spec": dict(spec), "x": values(gen, n, -2.0, 2.0), "v": values(gen, n, -2.0, 3.0)}
+
+
+def _vjp(f, xs: list, v: torch.Tensor) -> torch.Tensor:
+    x = torch.tensor(xs, requires_grad=True)
+    (grad,) = torch.autograd.grad(f(x), x, grad_outputs=v)
+    return grad
+
+
+def verify(data: dict, observation: dict) -> Verdict:
+    if observation.get("error"):
+        return Verdict.from_data(observation["error"])
+    name = data["spec"]["function"]
+    f = TO_VECTOR[name][0]
+    v = torch.tensor(data["v"])
+    expected = _vjp(f, data["x"], v)
+    got = decode(observation.get("value"))
+    if not isinstance(got, torch.Tensor) or got.shape != expected.shape:
+        shape = tuple(got.shape) if isinstance(got, torch.Tensor) else type(got).__name__
+        return Verdict.fail("shape", "backward.shape", got=str(shape), expected=str(tuple(expected.shape)))
+    got = got.detach().to(torch.float32)
+    if torch.allclose(got, expected, rtol=1e-5, atol=1e-6):
+        return PASS
+    if torch.allclose(got, _vjp(f, data["x"], torch.ones_like(v)), rtol=1e-5, atol=1e-6):
+        return Verdict.fail("ones_weights", "backward.ones_weights")
+    return Verdict.fail("wrong_weighted", "backward.wrong_weighted", f=name,
+                        got=str([round(g, 5) for g in got.tolist()]),
+                        expected=str([round(e, 5) for e in expected.tolist()]))

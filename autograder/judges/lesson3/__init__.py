@@ -1,0 +1,1 @@
+"""Lesson 3 (reading and zeroing .grad): one judge per exercise."""

@@ -1,0 +1,82 @@
+"""Lesson 3, exercise (d): ``fit_line(w, b, xs, ys, lr, steps)``: gradient descent on raw
+tensors, clearing ``.grad`` by hand, updating ``w`` and ``b`` in place.
+
+The tensors arrive holding stale gradients, as in the training-loop exercise. The
+judge simulates the correct loop and the two usual wrong ones (never clearing;
+clearing only after the update) and compares the final ``w`` and ``b``.
+"""
+from __future__ import annotations
+
+import torch
+
+from ..seeds import generator
+from ..verdict import PASS, Verdict
+from .. import data as values
+
+CASES = {
+    "visible": [dict(seed=0, lr=0.1, steps=5)],
+    "hidden": [dict(seed=1, lr=0.2, steps=12)],
+}
+
+
+def scenario(spec: dict, seed: int) -> dict:
+    gen = generator(seed)
+    start = [round(float(v), 3) for v in torch.rand(4, generator=gen, dtype=torch.float64) * 6 - 3]
+    xs = torch.linspace(-1, 1, 8)
+    ys = 2.0 * xs - 0.5 + 0.05 * torch.randn(8, generator=gen)
+    return {"spec": dict(spec), "w": start[0] / 2, "b": start[1] / 3, "stale_w": start[2], "stale_b": start[3],
+            "xs": xs.tolist(), "ys": ys.tolist()}
+
+
+def tensors(data: dict) -> tuple:
+    """w and b (holding their stale gradients), xs and ys."""
+    w = torch.tensor(data["w"], requires_grad=True)
+    b = torch.tensor(data["b"], requires_grad=True)
+    w.grad, b.grad = torch.tensor(data["stale_w"]), torch.tensor(data["stale_b"])
+    return w, b, torch.tensor(data["xs"]), torch.tensor(data["ys"])
+
+
+def simulate(data: dict, clear: str) -> tuple[float, float]:
+    """Run the loop with clearing ``before`` backward, ``never``, or only ``after`` the update."""
+    w, b, xs, ys = tensors(data)
+    lr, steps = data["spec"]["lr"], data["spec"]["steps"]
+    for _ in range(steps):
+        if clear == "before":
+            w.grad = b.grad = None
+        loss = ((w * xs + b - ys) ** 2).mean()
+        loss.backward()
+        with torch.no_grad():
+            w -= lr * w.grad
+            b -= lr * b.grad
+        if clear == "after":
+            w.grad = b.grad = None
+    return w.item(), b.item()
+
+
+def _close(a: float, b: float) -> bool:
+    return abs(a - b) <= 1e-4 * max(1.0, abs(b))
+
+
+def verify(data: dict, observation: dict) -> Verdict:
+    if observation.get("error"):
+        return Verdict.from_data(observation["error"])
+    for name in ("w", "b"):
+        if observation.get(f"{name}_requires_grad") is not True:
+            return Verdict.fail("grad_flag", "manual.grad_flag", name=name,
+                                got=observation.get(f"{name}_requires_grad"))
+    got = (values.decode(observation.get("w")), values.decode(observation.get("b")))
+    if not all(type(v) is float for v in got):
+        return Verdict.fail("malformed", "judge.malformed")
+    steps = data["spec"]["steps"]
+    if _close(got[0], data["w"]) and _close(got[1], data["b"]):
+        return Verdict.fail("replaced", "manual.replaced", name="w")
+    right = simulate(data, "before")
+    if all(_close(g, r) for g, r in zip(got, right)):
+        return PASS
+    if all(_close(g, r) for g, r in zip(got, simulate(data, "never"))):
+        return Verdict.fail("never_cleared", "manual.never_cleared", steps=steps, name="w", got=got[0])
+    if all(_close(g, r) for g, r in zip(got, simulate(data, "after"))):
+        return Verdict.fail("stale_first_step", "manual.stale_first")
+    index = 0 if not _close(got[0], right[0]) else 1
+    return Verdict.fail("wrong_values", "manual.values", steps=steps, name="wb"[index], got=got[index],
+                        expected=right[index])

@@ -1,0 +1,1 @@
+"""Lesson 4 (torch.no_grad() for inference): one judge per exercise."""

@@ -1,0 +1,79 @@
+"""Lesson 4, exercise (c): ``evaluate(model, batches)``: accuracy in eval mode, without a
+graph, with the model's train/eval mode put back.
+
+The judge computes the accuracy in eval mode under ``no_grad`` (dropout in train mode
+changes it). The modes each forward pass ran in, the tensors saved for backward, the
+mode and grad mode left behind are observed in the kernel.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from ..data import decode
+from ..seeds import generator
+from ..verdict import PASS, Verdict
+from .models import fresh, load_state, state_as_data
+
+CASES = {"visible": [dict(seed=4, start="train", sizes=[16, 16, 16])],
+         "hidden": [dict(seed=5, start="eval", sizes=[16, 16]), dict(seed=6, start="train", sizes=[30, 5, 12])]}
+
+
+def make_classifier() -> nn.Module:
+    return fresh(lambda: nn.Sequential(nn.Linear(5, 32), nn.ReLU(), nn.Dropout(0.5), nn.Linear(32, 3)))
+
+
+def scenario(spec: dict, seed: int) -> dict:
+    gen = generator(seed)
+    model = make_classifier()
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randn(p.shape, generator=gen) * 0.5)
+    batches = [[torch.randn(n, 5, generator=gen).tolist(), torch.randint(0, 3, (n,), generator=gen).tolist()]
+               for n in spec["sizes"]]
+    return {"spec": dict(spec), "state": state_as_data(model), "batches": batches}
+
+
+def build(data: dict) -> tuple[nn.Module, list]:
+    model = load_state(make_classifier(), data["state"]).train(data["spec"]["start"] == "train")
+    return model, [(torch.tensor(x), torch.tensor(y)) for x, y in data["batches"]]
+
+
+def reference_accuracy(data: dict) -> float:
+    model, batches = build(data)
+    model.eval()
+    with torch.no_grad():
+        correct = sum(int((model(x).argmax(dim=1) == y).sum()) for x, y in batches)
+    return correct / sum(len(y) for _, y in batches)
+
+
+def _mode(training: bool) -> str:
+    return "train()" if training else "eval()"
+
+
+def verify(data: dict, observation: dict) -> Verdict:
+    if observation.get("error"):
+        return Verdict.from_data(observation["error"])
+    if observation.get("grad_mode_after") is not True:
+        return Verdict.fail("grad_mode_left_off", "inference.grad_mode_left_off")
+    if any(observation.get("modes_seen") or []):
+        return Verdict.fail("no_eval", "inference.no_eval")
+    saved = int(observation.get("saved_tensors") or 0)
+    if saved:
+        return Verdict.fail("eval_graph", "inference.eval_graph", tensors=saved)
+    started_training = data["spec"]["start"] == "train"
+    if observation.get("training_after") is not started_training:
+        return Verdict.fail("mode_not_restored", "inference.mode_not_restored", before=_mode(started_training),
+                            after=_mode(not started_training))
+    got = decode(observation.get("accuracy"))
+    if isinstance(got, torch.Tensor):
+        return Verdict.fail("accuracy_tensor", "inference.accuracy_tensor")
+    if type(got) is not float:
+        return Verdict.fail("accuracy_type", "inference.accuracy_type",
+                            got=getattr(got, "type_name", type(got).__name__))
+    expected = reference_accuracy(data)
+    if abs(got - expected) > 1e-6:
+        if abs(got - 100 * expected) < 1e-4:
+            return Verdict.fail("percent", "inference.percent")
+        return Verdict.fail("wrong_accuracy", "inference.wrong_accuracy", got=got, expected=expected)
+    return PASS

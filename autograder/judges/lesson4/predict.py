@@ -1,0 +1,68 @@
+"""Lesson 4, exercise (a): ``predict(model, x)``: the model's output, with no graph recorded.
+
+The judge checks the output's values against the model's own output computed under
+``no_grad`` (a model switched to ``train()`` gives other values through batch norm).
+How many tensors autograd saved for backward during the call, the grad mode it left
+behind, and whether the parameters or their gradients were touched are observed in
+the kernel (``saved_tensors_hooks``, ``torch.is_grad_enabled``): a graph that was
+recorded and thrown away leaves nothing in the returned values to prove it.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from ..data import decode
+from ..seeds import generator
+from ..verdict import PASS, Verdict
+from .models import fresh, load_state, state_as_data
+
+CASES = {"visible": [dict(seed=0, kind="mlp")], "hidden": [dict(seed=1, kind="batchnorm-eval")]}
+
+
+def make_model(kind: str) -> nn.Module:
+    if kind == "mlp":
+        return fresh(lambda: nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 3)))
+    return fresh(lambda: nn.Sequential(nn.Linear(6, 16), nn.BatchNorm1d(16), nn.Tanh(), nn.Linear(16, 3)))
+
+
+def scenario(spec: dict, seed: int) -> dict:
+    gen = generator(seed)
+    model = make_model(spec["kind"])
+    with torch.no_grad():
+        for p in model.parameters():
+            p.copy_(torch.randn(p.shape, generator=gen) * 0.4)
+    if spec["kind"] != "mlp":
+        with torch.random.fork_rng(devices=[]):
+            model(torch.randn(64, 6, generator=gen))  # give batch norm running statistics
+    return {"spec": dict(spec), "state": state_as_data(model), "x": torch.randn(8, 6, generator=gen).tolist()}
+
+
+def build(data: dict) -> tuple[nn.Module, torch.Tensor]:
+    model = load_state(make_model(data["spec"]["kind"]), data["state"])
+    if data["spec"]["kind"] != "mlp":
+        model.eval()
+    return model, torch.tensor(data["x"])
+
+
+def verify(data: dict, observation: dict) -> Verdict:
+    if observation.get("error"):
+        return Verdict.from_data(observation["error"])
+    if observation.get("grad_mode_after") is not True:
+        return Verdict.fail("grad_mode_left_off", "inference.grad_mode_left_off")
+    out = decode(observation.get("output"))
+    if not isinstance(out, torch.Tensor):
+        return Verdict.fail("not_tensor", "inference.not_tensor", got=getattr(out, "type_name", type(out).__name__))
+    saved = int(observation.get("saved_tensors") or 0)
+    if saved and not out.requires_grad:
+        return Verdict.fail("detached_after", "inference.detached_after", tensors=saved)
+    if saved or out.requires_grad:
+        return Verdict.fail("graph_recorded", "inference.graph_recorded", tensors=saved)
+    if observation.get("touched_params") is not False:
+        return Verdict.fail("touched_params", "inference.touched_params")
+    model, x = build(data)
+    with torch.no_grad():
+        expected = model(x)
+    if out.shape != expected.shape or not torch.allclose(out.to(expected.dtype), expected, atol=1e-5):
+        return Verdict.fail("wrong_output", "inference.wrong_output")
+    return PASS

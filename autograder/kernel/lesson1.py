@@ -1,0 +1,28 @@
+"""Lesson 1 in the kernel: run a student's ``freeze_body`` and report what it did."""
+from __future__ import annotations
+
+import torch
+
+from ..judges.lesson1 import freeze_body
+from . import running
+
+
+def observe_freeze_body(student, data: dict, name: str) -> dict:
+    """Freeze with the student's function, then take one plain gradient step; report
+    every parameter after it (and whether the function replaced any)."""
+    net, x = freeze_body.build(data)
+    before = dict(net.named_parameters())
+    _, failed = running.call(student, name, net)
+    if failed:
+        return {"error": failed.to_data()}
+    after = dict(net.named_parameters())
+    if set(after) != set(before) or any(after[n] is not before[n] for n in before):
+        return {"replaced": True}
+    loss = freeze_body.loss_of(net, x)
+    if loss.requires_grad:
+        loss.backward()
+    with torch.no_grad():
+        for p in net.parameters():
+            if p.grad is not None:
+                p -= freeze_body.LR * p.grad
+    return {"after": {n: p.detach().tolist() for n, p in net.named_parameters()}}

@@ -1,0 +1,22 @@
+"""Lesson 3 in the kernel: run a student's ``fit_line`` on the judge's tensors and report
+them afterwards. (The training loops of exercises (b) and (c) are in ``kernel.loop``.)"""
+from __future__ import annotations
+
+from ..judges.data import encode
+from ..judges.lesson3 import fit_line
+from ..judges.verdict import Verdict
+from . import running
+
+
+def observe_fit_line(student, data: dict, name: str) -> dict:
+    w, b, xs, ys = fit_line.tensors(data)
+    spec = data["spec"]
+    _, exc = running.attempt(student, w, b, xs, ys, spec["lr"], spec["steps"])
+    if isinstance(exc, TypeError) and "NoneType" in str(exc):
+        # `w = w - lr * w.grad` outside no_grad: the new w is not a leaf, so on the next
+        # step its .grad is None and the arithmetic fails
+        return {"error": Verdict.fail("not_leaf", "manual.not_leaf", name="w").to_data()}
+    if exc is not None:
+        return {"error": running.error_verdict(exc, name).to_data()}
+    return {"w": encode(w.item()), "b": encode(b.item()),
+            "w_requires_grad": bool(w.requires_grad), "b_requires_grad": bool(b.requires_grad)}

@@ -1,0 +1,164 @@
+"""The judge decides a test cell's points from what happened inside that cell's window only:
+scenarios it issued for that cell's checks, reports on them, answers committed before the
+cell's code reached the kernel. Nothing else counts."""
+from __future__ import annotations
+
+import json
+import socket
+import threading
+
+import pytest
+
+from autograder.instructor import judge_server
+from autograder.judges import CHECKS
+from autograder.judges.lesson3 import train_loop
+from autograder.kernel.observers import OBSERVERS
+from catalogue import TRAIN_LOOP
+from helpers import ROOT
+
+NAME = "03_zeroing_grad"
+RIGHT = next(e for e in TRAIN_LOOP if e.name == "canonical").load()
+WRONG = next(e for e in TRAIN_LOOP if e.name == "never_cleared").load()
+
+
+@pytest.fixture
+def judge():
+    judge = judge_server.Judge(ROOT)
+    sid = judge.open(NAME, NAME)["session"]
+    return judge, judge.sessions[sid]
+
+
+def _run_loop_checks(judge, session, student, cases=("visible", "hidden")):
+    for which in cases:
+        for item in judge.scenarios(session, "check_train_loop", which)["scenarios"]:
+            observation = OBSERVERS["check_train_loop"](student, item["data"], "train")
+            judge.report(session, item["token"], observation)
+
+
+def _cell(judge, session, cell, commit=None, run=lambda: None):
+    names = judge.begin(session, cell)["commit"]
+    if commit is not None:
+        judge.commit(session, commit)
+    judge.seal(session)
+    run()
+    return names, judge.end(session, cell)
+
+
+def test_a_right_loop_passes_inside_its_cell_and_the_scenarios_are_secret(judge):
+    judge_, session = judge
+    public = train_loop.scenario(train_loop.CASES["visible"][0], train_loop.CASES["visible"][0]["seed"])
+    seen = []
+    judge_.begin(session, "train_loop_tests")
+    judge_.seal(session)
+    for which in ("visible", "hidden"):
+        for item in judge_.scenarios(session, "check_train_loop", which)["scenarios"]:
+            seen.append(item["data"])
+            judge_.report(session, item["token"], OBSERVERS["check_train_loop"](RIGHT, item["data"], "train"))
+    assert judge_.end(session, "train_loop_tests")["ok"] is True
+    assert seen[0]["params"] != public["params"] and len(seen) == 3
+
+
+def test_a_wrong_loop_fails(judge):
+    judge_, session = judge
+    _, verdict = _cell(judge_, session, "train_loop_tests", run=lambda: _run_loop_checks(judge_, session, WRONG))
+    assert verdict["ok"] is False and verdict["mistake"] == "never_cleared"
+
+
+def test_practice_outside_the_window_and_a_missing_hidden_check_earn_nothing(judge):
+    judge_, session = judge
+    _run_loop_checks(judge_, session, RIGHT)  # in no window: practice
+    _, verdict = _cell(judge_, session, "train_loop_tests", run=lambda: _run_loop_checks(judge_, session, RIGHT, ("visible",)))
+    assert verdict == {"ok": False, "mistake": "no_record", "key": "judge.no_record", "fields": {}}
+
+
+def test_scenarios_asked_for_before_the_seal_are_practice(judge):
+    judge_, session = judge
+    judge_.begin(session, "train_loop_tests")
+    _run_loop_checks(judge_, session, RIGHT)  # during the commit phase
+    judge_.seal(session)
+    assert judge_.end(session, "train_loop_tests")["mistake"] == "no_record"
+
+
+def test_a_report_for_another_cell_does_not_count(judge):
+    judge_, session = judge
+    judge_.begin(session, "train_loop_tests")
+    judge_.seal(session)
+    issued = [judge_.scenarios(session, "check_train_loop", c)["scenarios"] for c in ("visible", "hidden")]
+    judge_.end(session, "train_loop_tests")
+    judge_.begin(session, "train_accumulate_tests")
+    judge_.seal(session)
+    for items in issued:  # a thread that reports later
+        for item in items:
+            judge_.report(session, item["token"], OBSERVERS["check_train_loop"](RIGHT, item["data"], "train"))
+    judge_.end(session, "train_accumulate_tests")
+    assert all(v["ok"] is False for v in judge_.verdicts(session).values())
+
+
+def test_answers_are_those_committed_before_the_cell(judge):
+    judge_, session = judge
+    names, verdict = _cell(judge_, session, "quiz_q1", commit={"answer_q1": "b"})
+    assert names == ["answer_q1"] and verdict["ok"] is True
+    names, verdict = _cell(judge_, session, "quiz_q2", commit={"answer_q2": "a"})
+    assert verdict["mistake"] == "wrong_choice"
+    judge_.begin(session, "quiz_q3")
+    judge_.seal(session)
+    assert judge_.commit(session, {"answer_q3": "b"}) == {"ok": False}  # too late: the cell's code is running
+    assert judge_.end(session, "quiz_q3")["mistake"] == "not_committed"
+    judge_.begin(session, "quiz_q4")
+    assert judge_.commit(session, {"answer_q4": "a"}) == {"ok": True}
+    assert judge_.commit(session, {"answer_q4": "b"}) == {"ok": False}  # one commit per cell
+    judge_.seal(session)
+    assert judge_.end(session, "quiz_q4")["mistake"] == "wrong_choice"
+
+
+def test_cells_that_never_ran_have_no_points(judge):
+    judge_, session = judge
+    _cell(judge_, session, "quiz_q1", commit={"answer_q1": "b"})
+    verdicts = judge_.verdicts(session)
+    assert verdicts["quiz_q1"]["ok"] is True
+    assert {cell for cell, v in verdicts.items() if not v["ok"]} == set(verdicts) - {"quiz_q1"}
+
+
+@pytest.mark.parametrize("observation", [None, "junk", {"steps": [[1, 2]]}, {"steps": "x" * 1000}])
+def test_malformed_reports_fail_without_harm(judge, observation):
+    judge_, session = judge
+    judge_.begin(session, "train_loop_tests")
+    judge_.seal(session)
+    item = judge_.scenarios(session, "check_train_loop", "visible")["scenarios"][0]
+    assert judge_.report(session, item["token"], observation)["ok"] is False
+    assert judge_.report(session, "no such token", {})["ok"] is False
+    assert judge_.scenarios(session, "check_nothing", "visible") == {"error": "unknown check"}
+    assert judge_.end(session, "train_loop_tests")["ok"] is False
+
+
+def test_the_kernel_socket_speaks_json_lines_and_refuses_garbage(tmp_path):
+    """Over real sockets: the grader's request hands back a socket for a kernel (SCM_RIGHTS)."""
+    judge = judge_server.Judge(ROOT)
+    path = str(tmp_path / "judge.sock")
+    server = socket.socket(socket.AF_UNIX)
+    server.bind(path)
+    server.listen()
+
+    def serve():
+        while True:
+            conn, _ = server.accept()
+            threading.Thread(target=judge_server._handle, args=(judge, conn), daemon=True).start()
+
+    threading.Thread(target=serve, daemon=True).start()
+    from autograder.instructor.judge_client import JudgeSession
+    session = JudgeSession(path, NAME, NAME)
+    assert "train_loop_tests" in session.cells
+    kernel = socket.socket(fileno=session.kernel_socket())
+    reader = kernel.makefile("rb")
+
+    def ask(message):
+        kernel.sendall((json.dumps(message) + "\n").encode())
+        return json.loads(reader.readline())
+
+    assert session.begin("quiz_q1") == ["answer_q1"]
+    assert ask({"op": "commit", "values": {"answer_q1": "b"}}) == {"ok": True}
+    session.seal()
+    assert session.end("quiz_q1").ok
+    kernel.sendall(b"this is not json\n")
+    assert reader.readline() == b""  # the judge hung up on this kernel
+    assert len(CHECKS) >= 13
