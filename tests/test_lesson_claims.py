@@ -146,3 +146,148 @@ def test_best_step_is_1e5_to_1e6_for_central_and_1e8_for_forward_differences(nam
     # at ε = 1e-8 the central difference is already far worse than at its best
     at_1e8 = demos.fd_errors(name, [1e-8])["central"][0]
     assert at_1e8 > 10 * min(errors["central"])
+
+
+# -- demos and their "Try it" prompts, run from the source notebooks' own cells ----------------
+from helpers import ROOT, read  # noqa: E402
+
+SOURCES = {p.stem: read(p) for p in sorted((ROOT / "source").glob("*/*.ipynb"))}
+
+
+def _cell(lesson: str, cell_id: str) -> str:
+    return next(c.source for c in SOURCES[lesson].cells if c.id == cell_id)
+
+
+def _run(lesson: str, *cells: str, edit=None, **names) -> dict:
+    """Execute demo cells of a lesson in order, in one namespace; ``edit`` = (cell id, old, new)
+    applies a "Try it" change to one cell first (the old text must be in the cell)."""
+    namespace = {"torch": torch, "nn": nn, **names}
+    for cell_id in cells:
+        source = _cell(lesson, cell_id)
+        if edit and edit[0] == cell_id:
+            assert edit[1] in source, (cell_id, edit[1])
+            source = source.replace(edit[1], edit[2])
+        *body, last = source.rstrip().splitlines()
+        exec("\n".join(body), namespace)
+        namespace["_"] = eval(last, namespace)  # the value the cell displays
+    return namespace
+
+
+def test_a_tensor_used_twice_gets_the_sum_of_both_paths_in_one_pass_or_two_calls():
+    assert _run("03_zeroing_grad", "adds-paths-demo")["_"] == (6.0, 2.0, 8.0, 8.0)
+
+
+def test_an_sgd_step_is_p_minus_lr_times_grad_and_leaves_grad_in_place():
+    matches, grad = _run("03_zeroing_grad", "optimizer-demo")["_"]
+    assert matches == [True, True] and grad.tolist() == [[1.0, 2.0]]
+
+
+class _PlotStub:
+    def __init__(self):
+        self.calls = []
+
+    def training_demo(self, with_clear, without, lr):
+        self.calls.append((with_clear, without, lr))
+
+
+@pytest.mark.parametrize("lr", ["0.05", "0.01", "0.005"])
+def test_visible_training_loop_differs_only_by_zero_grad_and_feeds_the_plot(lr):
+    stub = _PlotStub()
+    _run("03_zeroing_grad", "training-demo", edit=("training-demo", "lr = 0.05", f"lr = {lr}"),
+         widgets=stub)
+    (with_clear, without, used_lr), = stub.calls
+    assert used_lr == float(lr) and len(with_clear) == len(without) == 40
+    # with clearing the loss only ever falls; without, it comes near the fit and swings away
+    assert all(b <= a for a, b in zip(with_clear, with_clear[1:]))
+    assert sum(b > a for a, b in zip(without, without[1:])) >= 10
+    assert min(without) < 0.1 < without[-1]
+    if lr == "0.05":  # the notebook's own run is the one the hidden demo used to plot
+        assert with_clear == demos.train_regression(True) and without == demos.train_regression(False)
+
+
+def test_training_plot_shows_the_losses_it_is_given():
+    import matplotlib
+    import matplotlib.pyplot
+    matplotlib.use("Agg")
+    fig, caption = plots.training_figure(lr=0.01, with_clear=[3.0, 2.0, 1.0], without=[3.0, 4.0, 5.0])
+    assert [list(line.get_ydata()) for ax in fig.axes for line in ax.lines] == [[3, 2, 1], [3, 4, 5]]
+    assert "(0.01), 3 steps" in caption and "falls to 1" in caption and "ends at 5" in caption
+    assert "2 of 3 steps" in caption
+    matplotlib.pyplot.close(fig)
+
+
+def _losses(source: str) -> list:
+    namespace = {"torch": torch, "nn": nn}
+    exec(source, namespace)
+    return namespace["losses"]
+
+
+def test_loop_example_try_it_stray_backward_matters_only_when_clearing_at_the_end():
+    """The prompt: zero_grad() moved to the end changes nothing on a fresh model; with a stray
+    backward() before the loop, the losses from the second batch on change; clearing at the
+    top again gives the original losses."""
+    top = _cell("03_zeroing_grad", "loop-example")
+    clear = "    optimizer.zero_grad()\n"
+    step = "    optimizer.step()\n"
+    stray = ("\nlosses = []\n", "\nmodel(data[0][0]).sum().backward()\nlosses = []\n")
+    assert top.count(clear) == 1 and step in top and stray[0] in top
+    end = top.replace(clear, "").replace(step, step + clear)
+    original = _losses(top)
+    assert _losses(end) == original
+    assert _losses(top.replace(*stray)) == original
+    with_stray = _losses(end.replace(*stray))
+    assert with_stray[0] == original[0] and all(a != b for a, b in zip(with_stray[1:], original[1:]))
+
+
+@pytest.mark.parametrize("optimizer, expected", [
+    ("torch.optim.Adam([p], lr=0.1)", (0.9, 0.833)),
+    ("torch.optim.SGD([p], lr=0.1)", (0.9, 0.9)),
+    ("torch.optim.SGD([p], lr=0.1, weight_decay=0.5)", (0.85, 0.8075)),
+])
+def test_set_to_none_demo_and_its_try_it(optimizer, expected):
+    edit = ("set-to-none-demo", "torch.optim.Adam([p], lr=0.1)", optimizer)
+    assert _run("03_zeroing_grad", "set-to-none-demo", edit=edit)["_"] == expected
+
+
+def test_zero_grad_of_an_optimizer_clears_only_its_own_parameters():
+    assert _run("03_zeroing_grad", "zero-grad-scope-demo")["_"] == [
+        ("0.weight", False), ("0.bias", False), ("1.weight", True), ("1.bias", True)]
+
+
+@pytest.mark.parametrize("x, result, grad, grad_fn", [("1.5", 144.0, 192.0, "PowBackward0"),
+                                                      ("-0.7", 11.2, -16.0, "NegBackward0")])
+def test_control_flow_demo_follows_the_branch_and_loop_that_ran(x, result, grad, grad_fn):
+    edit = ("control-flow-demo", "torch.tensor(1.5,", f"torch.tensor({x},")
+    out, got_grad, got_fn = _run("02_backward", "control-flow-demo", edit=edit)["_"]
+    assert out == pytest.approx(result) and got_grad == grad and type(got_fn).__name__ == grad_fn
+
+
+def test_backward_with_gradient_is_the_vector_jacobian_product():
+    J, vJ, grad = _run("02_backward", "non-scalar-demo", "vjp-demo")["_"]
+    assert torch.equal(J, torch.diag(torch.tensor([2.0, 4.0, 6.0]))) and torch.allclose(vJ, grad)
+    # and for a Jacobian that is not diagonal: vᵀJ, not Jv
+    x = torch.tensor([2.0, 3.0], requires_grad=True)
+    f = lambda u: torch.stack([u[0] * u[1], u[0] + u[1]])  # noqa: E731
+    v = torch.tensor([1.0, 10.0])
+    f(x).backward(gradient=v)
+    jac = torch.autograd.functional.jacobian(f, x.detach())
+    assert torch.allclose(x.grad, v @ jac) and not torch.allclose(x.grad, jac @ v)
+
+
+@pytest.mark.parametrize("moved", [False, True])
+def test_step_between_forward_and_backward_trips_the_version_counter(moved):
+    source = _cell("04_no_grad", "inplace-saved-demo")
+    if moved:  # the "Try it": optimizer.step() moved just below loss.backward()
+        step, backward = "optimizer.step()\n", "    loss.backward()\n"
+        assert source.count(step) == 1 and backward in source
+        source = source.replace(step, "").replace(backward, backward + "    " + step)
+    namespace = {"torch": torch, "nn": nn, "x": torch.randn(3, 4)}
+    *body, last = source.rstrip().splitlines()
+    exec("\n".join(body), namespace)
+    before, after, outcome = eval(last, namespace)
+    if moved:
+        assert before == after and outcome == "no error"
+    else:
+        assert after == before + 1
+        assert outcome == ("one of the variables needed for gradient computation has been "
+                           "modified by an inplace operation")
