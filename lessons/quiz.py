@@ -1,26 +1,30 @@
-"""Quick Check questions: a multiple-choice widget with an explanation for every choice,
-and ``check_quiz`` for the graded answer cells (its AssertionError is the feedback)."""
+"""Practice Quick Checks: a multiple-choice widget with an explanation for every choice.
+
+These questions are not graded, so their answers live here. The graded Quick Check
+questions are written in the notebooks themselves; their keys exist only in the hidden
+tests of the instructor's source notebooks, never in this package.
+"""
 from __future__ import annotations
 
 import ipywidgets as widgets
 
 from .text import raw, text
 
-# question id → the letter of the best answer; the wording lives in the locale file.
-ANSWERS = {
-    "l1_q1": "c",
-    "l1_q2": "b",
-    "l1_q3": "a",
-    "l2_q1": "b",
-    "l2_q2": "c",
-    "l2_q3": "b",
-    "l3_q1": "b",
-    "l3_q2": "c",
-    "l3_q3": "b",
-    "l3_q4": "b",
-    "l4_q1": "b",
-    "l4_q2": "c",
-    "l4_q3": "b",
+# practice question id → the letter of the best answer; the wording lives in the locale file.
+PRACTICE_ANSWERS = {
+    "l1_p1": "c",
+    "l1_p2": "b",
+    "l1_p3": "a",
+    "l2_p1": "b",
+    "l2_p2": "c",
+    "l2_p3": "b",
+    "l3_p1": "b",
+    "l3_p2": "c",
+    "l3_p3": "b",
+    "l3_p4": "b",
+    "l4_p1": "b",
+    "l4_p2": "c",
+    "l4_p3": "b",
 }
 LETTERS = ("a", "b", "c", "d")
 
@@ -30,7 +34,7 @@ def explanation(qid: str, letter: str) -> str:
 
 
 class MultipleChoice(widgets.VBox):
-    """One question, its choices as radio buttons, a Check button and the explanation."""
+    """One practice question, its choices as radio buttons, a Check button and the explanation."""
 
     def __init__(self, qid: str):
         self.qid = qid
@@ -50,22 +54,10 @@ class MultipleChoice(widgets.VBox):
         if letter is None:
             self.feedback.value = text("quiz.choose")
             return
-        verdict = text("quiz.correct") if letter == ANSWERS[self.qid] else text("quiz.incorrect")
+        right = letter == PRACTICE_ANSWERS[self.qid]
+        verdict = text("quiz.correct") if right else text("quiz.incorrect")
         self.feedback.value = f"<p class='quiz-feedback'><b>{verdict}</b> {explanation(self.qid, letter)}</p>"
 
 
 def quick_check(*qids: str) -> widgets.VBox:
     return widgets.VBox([MultipleChoice(qid) for qid in qids])
-
-
-def check_quiz(qid: str, answer) -> None:
-    """Graded answer cell: ``answer`` must be the best choice's letter."""
-    __tracebackhide__ = True
-    letter = answer.strip().lower().rstrip(")") if isinstance(answer, str) else answer
-    if letter not in LETTERS:
-        raise AssertionError(text("quiz.unanswered", qid=qid, choices=", ".join(LETTERS),
-                                  got=repr(answer)))
-    if letter != ANSWERS[qid]:
-        raise AssertionError(text("quiz.wrong", qid=qid, got=letter,
-                                  why=explanation(qid, letter)))
-    print(text("quiz.correct"), explanation(qid, letter))

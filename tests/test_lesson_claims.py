@@ -89,7 +89,7 @@ def test_unscaled_accumulation_barely_changes_adam_steps():
 
 def test_unscaled_message_and_practice_explanation_name_both_optimizers():
     message = messages.text("loop.unscaled", step=1, where="line 7", accum=4)
-    practice = raw("quiz.l3_q4.why_a")
+    practice = raw("quiz.l3_p4.why_a")
     for words in (message, practice):
         assert "SGD" in words and "Adam" in words and "barely change" in words
 
