@@ -173,6 +173,12 @@ def _run(lesson: str, *cells: str, edit=None, **names) -> dict:
     return namespace
 
 
+@pytest.mark.parametrize("cleared, expected", [(False, [12.0, 24.0, 36.0]), (True, [12.0] * 3)])
+def test_adds_demo_and_its_try_it_clearing_inside_the_loop(cleared, expected):
+    edit = ("adds-demo", "for call in range(3):\n", "for call in range(3):\n    v.grad = None\n")
+    assert _run("03_zeroing_grad", "adds-demo", edit=edit if cleared else None)["_"] == expected
+
+
 def test_a_tensor_used_twice_gets_the_sum_of_both_paths_in_one_pass_or_two_calls():
     assert _run("03_zeroing_grad", "adds-paths-demo")["_"] == (6.0, 2.0, 8.0, 8.0)
 
