@@ -10,6 +10,7 @@ import torch
 from torch import nn
 
 from autograder import messages
+from helpers import source_notebooks
 from lessons import demos, plots
 from lessons.text import raw
 
@@ -149,24 +150,23 @@ def test_best_step_is_1e5_to_1e6_for_central_and_1e8_for_forward_differences(nam
 
 
 # -- demos and their "Try it" prompts, run from the source notebooks' own cells ----------------
-from helpers import ROOT, read  # noqa: E402
-
-SOURCES = {p.stem: read(p) for p in sorted((ROOT / "source").glob("*/*.ipynb"))}
+SOURCES = source_notebooks()
 
 
 def _cell(lesson: str, cell_id: str) -> str:
     return next(c.source for c in SOURCES[lesson].cells if c.id == cell_id)
 
 
-def _run(lesson: str, *cells: str, edit=None, **names) -> dict:
-    """Execute demo cells of a lesson in order, in one namespace; ``edit`` = (cell id, old, new)
-    applies a "Try it" change to one cell first (the old text must be in the cell)."""
+def _run(lesson: str, *cells: str, edits=(), **names) -> dict:
+    """Execute demo cells of a lesson in order, in one namespace. ``edits``, a list of
+    (cell id, old, new), apply a "Try it" change first; each old text must be in its cell once."""
     namespace = {"torch": torch, "nn": nn, **names}
     for cell_id in cells:
         source = _cell(lesson, cell_id)
-        if edit and edit[0] == cell_id:
-            assert edit[1] in source, (cell_id, edit[1])
-            source = source.replace(edit[1], edit[2])
+        for where, old, new in edits:
+            if where == cell_id:
+                assert source.count(old) == 1, (cell_id, old)
+                source = source.replace(old, new)
         *body, last = source.rstrip().splitlines()
         exec("\n".join(body), namespace)
         namespace["_"] = eval(last, namespace)  # the value the cell displays
@@ -176,7 +176,7 @@ def _run(lesson: str, *cells: str, edit=None, **names) -> dict:
 @pytest.mark.parametrize("cleared, expected", [(False, [12.0, 24.0, 36.0]), (True, [12.0] * 3)])
 def test_adds_demo_and_its_try_it_clearing_inside_the_loop(cleared, expected):
     edit = ("adds-demo", "for call in range(3):\n", "for call in range(3):\n    v.grad = None\n")
-    assert _run("03_zeroing_grad", "adds-demo", edit=edit if cleared else None)["_"] == expected
+    assert _run("03_zeroing_grad", "adds-demo", edits=[edit] if cleared else [])["_"] == expected
 
 
 def test_a_tensor_used_twice_gets_the_sum_of_both_paths_in_one_pass_or_two_calls():
@@ -199,7 +199,7 @@ class _PlotStub:
 @pytest.mark.parametrize("lr", ["0.05", "0.01", "0.005"])
 def test_visible_training_loop_differs_only_by_zero_grad_and_feeds_the_plot(lr):
     stub = _PlotStub()
-    _run("03_zeroing_grad", "training-demo", edit=("training-demo", "lr = 0.05", f"lr = {lr}"),
+    _run("03_zeroing_grad", "training-demo", edits=[("training-demo", "lr = 0.05", f"lr = {lr}")],
          widgets=stub)
     (with_clear, without, used_lr), = stub.calls
     assert used_lr == float(lr) and len(with_clear) == len(without) == 40
@@ -222,26 +222,20 @@ def test_training_plot_shows_the_losses_it_is_given():
     matplotlib.pyplot.close(fig)
 
 
-def _losses(source: str) -> list:
-    namespace = {"torch": torch, "nn": nn}
-    exec(source, namespace)
-    return namespace["losses"]
-
-
 def test_loop_example_try_it_stray_backward_matters_only_when_clearing_at_the_end():
     """The prompt: zero_grad() moved to the end changes nothing on a fresh model; with a stray
     backward() before the loop, the losses from the second batch on change; clearing at the
     top again gives the original losses."""
-    top = _cell("03_zeroing_grad", "loop-example")
-    clear = "    optimizer.zero_grad()\n"
-    step = "    optimizer.step()\n"
-    stray = ("\nlosses = []\n", "\nmodel(data[0][0]).sum().backward()\nlosses = []\n")
-    assert top.count(clear) == 1 and step in top and stray[0] in top
-    end = top.replace(clear, "").replace(step, step + clear)
-    original = _losses(top)
-    assert _losses(end) == original
-    assert _losses(top.replace(*stray)) == original
-    with_stray = _losses(end.replace(*stray))
+    cell = "loop-example"
+    to_end = [(cell, "    optimizer.zero_grad()\n    prediction", "    prediction"),
+              (cell, "    optimizer.step()\n", "    optimizer.step()\n    optimizer.zero_grad()\n")]
+    stray = [(cell, "\nlosses = []\n", "\nmodel(data[0][0]).sum().backward()\nlosses = []\n")]
+    losses = {name: _run("03_zeroing_grad", cell, edits=edits)["_"]
+              for name, edits in {"original": [], "at_end": to_end, "at_top_stray": stray,
+                                  "at_end_stray": to_end + stray}.items()}
+    original = losses["original"]
+    assert losses["at_end"] == original == losses["at_top_stray"]
+    with_stray = losses["at_end_stray"]
     assert with_stray[0] == original[0] and all(a != b for a, b in zip(with_stray[1:], original[1:]))
 
 
@@ -252,7 +246,7 @@ def test_loop_example_try_it_stray_backward_matters_only_when_clearing_at_the_en
 ])
 def test_set_to_none_demo_and_its_try_it(optimizer, expected):
     edit = ("set-to-none-demo", "torch.optim.Adam([p], lr=0.1)", optimizer)
-    assert _run("03_zeroing_grad", "set-to-none-demo", edit=edit)["_"] == expected
+    assert _run("03_zeroing_grad", "set-to-none-demo", edits=[edit])["_"] == expected
 
 
 def test_zero_grad_of_an_optimizer_clears_only_its_own_parameters():
@@ -264,7 +258,7 @@ def test_zero_grad_of_an_optimizer_clears_only_its_own_parameters():
                                                       ("-0.7", 11.2, -16.0, "NegBackward0")])
 def test_control_flow_demo_follows_the_branch_and_loop_that_ran(x, result, grad, grad_fn):
     edit = ("control-flow-demo", "torch.tensor(1.5,", f"torch.tensor({x},")
-    out, got_grad, got_fn = _run("02_backward", "control-flow-demo", edit=edit)["_"]
+    out, got_grad, got_fn = _run("02_backward", "control-flow-demo", edits=[edit])["_"]
     assert out == pytest.approx(result) and got_grad == grad and type(got_fn).__name__ == grad_fn
 
 
@@ -282,15 +276,12 @@ def test_backward_with_gradient_is_the_vector_jacobian_product():
 
 @pytest.mark.parametrize("moved", [False, True])
 def test_step_between_forward_and_backward_trips_the_version_counter(moved):
-    source = _cell("04_no_grad", "inplace-saved-demo")
-    if moved:  # the "Try it": optimizer.step() moved just below loss.backward()
-        step, backward = "optimizer.step()\n", "    loss.backward()\n"
-        assert source.count(step) == 1 and backward in source
-        source = source.replace(step, "").replace(backward, backward + "    " + step)
-    namespace = {"torch": torch, "nn": nn, "x": torch.randn(3, 4)}
-    *body, last = source.rstrip().splitlines()
-    exec("\n".join(body), namespace)
-    before, after, outcome = eval(last, namespace)
+    cell = "inplace-saved-demo"
+    # the "Try it": optimizer.step() moved just below loss.backward()
+    edits = [(cell, "optimizer.step()\nversion_after", "version_after"),
+             (cell, "    loss.backward()\n", "    loss.backward()\n    optimizer.step()\n")]
+    before, after, outcome = _run("04_no_grad", cell, edits=edits if moved else [],
+                                  x=torch.randn(3, 4))["_"]
     if moved:
         assert before == after and outcome == "no error"
     else:

@@ -5,11 +5,11 @@ import re
 
 import pytest
 
-from helpers import ROOT, read
+from helpers import source_notebooks
 from lessons import exercises
 from lessons.text import raw
 
-NOTEBOOKS = {p.stem: read(p) for p in sorted((ROOT / "source").glob("*/*.ipynb"))}
+NOTEBOOKS = source_notebooks()
 EXERCISES = {name: ex for name, ex in vars(exercises).items() if isinstance(ex, exercises.Exercise)}
 
 

@@ -15,11 +15,10 @@ from torch import nn
 from torch.func import functional_call
 from torch.optim.optimizer import register_optimizer_step_pre_hook
 
-from helpers import ROOT, grade_id, read
+from helpers import ROOT, grade_id, read, source_notebooks
 from lessons.text import raw
 
-LESSONS = {p.stem: p for p in sorted((ROOT / "source").glob("*/*.ipynb"))}
-SOURCES = {name: read(path) for name, path in LESSONS.items()}
+SOURCES = source_notebooks()
 KEY_CALL = re.compile(r'check_choice\("(l\d_q\d)", answer_q(\d), key="([a-d])"\)')
 
 
