@@ -71,9 +71,10 @@ freeze_body = Exercise("freeze_body", checks.check_freeze_body, _names("freeze_b
 derivative = Exercise("derivative", checks.check_derivative, _names("derivative"))
 numerical_grad = Exercise("numerical_grad", checks.check_numerical_grad, _names("numerical_grad"))
 weighted_grad = Exercise("weighted_grad", checks.check_weighted_grad, _names("weighted_grad"))
-# Lesson 3 (``grad_predict`` there is the prediction of .grad values)
-grad_predict = Exercise("predict", checks.check_grad_predictions,
-                        _names("grad_before", "grad_after_one", "grad_after_two", "grad_after_clear"))
+# Lesson 3: exercise (a) predicts the values of .grad (its hints are ``hints.grad_predictions``)
+grad_predict = Exercise("grad_predictions", checks.check_grad_predictions,
+                        _names("grad_before", "grad_after_one", "grad_after_two",
+                               "grad_after_clear"))
 train_loop = Exercise("train_loop", checks.check_train_loop, _names("train"))
 train_accumulate = Exercise("train_accumulate", checks.check_train_accumulate,
                             _names("train_accumulate"))

@@ -28,9 +28,13 @@ def pile_up_figure(calls: int):
     return fig, caption
 
 
-def training_figure(steps: int = 40, lr: float = 0.05):
-    with_clear = demos.train_regression(True, steps, lr)
-    without = demos.train_regression(False, steps, lr)
+def training_figure(steps: int = 40, lr: float = 0.05, with_clear=None, without=None):
+    """Loss curves with and without zero_grad(). The notebook passes the losses of its own
+    visible loop (``with_clear``, ``without``); otherwise the same loop runs here."""
+    if with_clear is None or without is None:
+        with_clear = demos.train_regression(True, steps, lr)
+        without = demos.train_regression(False, steps, lr)
+    steps = len(with_clear)
     fig, axes = plt.subplots(1, 2, figsize=(9, 3.2), sharey=True)
     for ax, losses, key, color in ((axes[0], with_clear, "training.title_with", "tab:blue"),
                                    (axes[1], without, "training.title_without", "tab:red")):

@@ -1,8 +1,9 @@
-"""Quick Check practice questions: a multiple-choice widget with an explanation for every choice.
+"""Practice Quick Checks: a multiple-choice widget with an explanation for every choice.
 
-These are practice: each choice's explanation says whether it is right. The graded
-questions are others; their keys live only in the instructor's source notebooks (see
-``autograder.judges.quick_check``)."""
+These questions are not graded, so their answers live here. The graded Quick Check
+questions are written in the notebooks themselves; their keys exist only in the hidden
+tests of the instructor's source notebooks, never in this package.
+"""
 from __future__ import annotations
 
 import ipywidgets as widgets
@@ -10,20 +11,20 @@ import ipywidgets as widgets
 from .text import raw, text
 
 # practice question id → the letter of the best answer; the wording lives in the locale file.
-ANSWERS = {
-    "l1_q1": "c",
-    "l1_q2": "b",
-    "l1_q3": "a",
-    "l2_q1": "b",
-    "l2_q2": "c",
-    "l2_q3": "b",
-    "l3_q1": "b",
-    "l3_q2": "c",
-    "l3_q3": "b",
-    "l3_q4": "b",
-    "l4_q1": "b",
-    "l4_q2": "c",
-    "l4_q3": "b",
+PRACTICE_ANSWERS = {
+    "l1_p1": "c",
+    "l1_p2": "b",
+    "l1_p3": "a",
+    "l2_p1": "b",
+    "l2_p2": "c",
+    "l2_p3": "b",
+    "l3_p1": "b",
+    "l3_p2": "c",
+    "l3_p3": "b",
+    "l3_p4": "b",
+    "l4_p1": "b",
+    "l4_p2": "c",
+    "l4_p3": "b",
 }
 LETTERS = ("a", "b", "c", "d")
 
@@ -33,7 +34,7 @@ def explanation(qid: str, letter: str) -> str:
 
 
 class MultipleChoice(widgets.VBox):
-    """One question, its choices as radio buttons, a Check button and the explanation."""
+    """One practice question, its choices as radio buttons, a Check button and the explanation."""
 
     def __init__(self, qid: str):
         self.qid = qid
@@ -53,7 +54,8 @@ class MultipleChoice(widgets.VBox):
         if letter is None:
             self.feedback.value = text("quiz.choose")
             return
-        verdict = text("quiz.correct") if letter == ANSWERS[self.qid] else text("quiz.incorrect")
+        right = letter == PRACTICE_ANSWERS[self.qid]
+        verdict = text("quiz.correct") if right else text("quiz.incorrect")
         self.feedback.value = f"<p class='quiz-feedback'><b>{verdict}</b> {explanation(self.qid, letter)}</p>"
 
 

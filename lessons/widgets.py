@@ -89,9 +89,10 @@ class GradPileUp(PlotWidget):
         return plots.pile_up_figure(self.slider.value)
 
 
-def training_demo() -> None:
-    """The same regression trained with and without zero_grad(), loss curves side by side."""
-    show(plots.training_figure)
+def training_demo(with_clear=None, without=None, lr: float = 0.05) -> None:
+    """The same regression trained with and without zero_grad(), loss curves side by side:
+    the losses of the notebook's own loop when given, else of ``demos.train_regression``."""
+    show(lambda: plots.training_figure(lr=lr, with_clear=with_clear, without=without))
 
 
 def gradient_health_demo() -> None:

@@ -66,3 +66,8 @@ def fill(release_nb, answers: dict):
 def solutions(source_nb) -> dict:
     return {grade_id(c): solution_code(c) for c in source_nb.cells
             if c.metadata.get("nbgrader", {}).get("solution")}
+
+
+def source_notebooks() -> dict:
+    """Each lesson's source notebook by name, e.g. ``"03_zeroing_grad"``."""
+    return {p.stem: read(p) for p in sorted((ROOT / "source").glob("*/*.ipynb"))}

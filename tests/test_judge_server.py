@@ -94,26 +94,33 @@ def test_a_report_for_another_cell_does_not_count(judge):
     assert all(v["ok"] is False for v in judge_.verdicts(session).values())
 
 
+def _key(session, cell: str) -> str:
+    """The key in the instructor's hidden test, and a wrong letter."""
+    key = next(c.options["key"] for c in session.required[cell] if "key" in c.options)
+    return key, next(letter for letter in "abcd" if letter != key)
+
+
 def test_answers_are_those_committed_before_the_cell(judge):
     judge_, session = judge
-    names, verdict = _cell(judge_, session, "quiz_q1", commit={"answer_q1": "b"})
+    names, verdict = _cell(judge_, session, "quiz_q1", commit={"answer_q1": _key(session, "quiz_q1")[0]})
     assert names == ["answer_q1"] and verdict["ok"] is True
-    names, verdict = _cell(judge_, session, "quiz_q2", commit={"answer_q2": "a"})
+    names, verdict = _cell(judge_, session, "quiz_q2", commit={"answer_q2": _key(session, "quiz_q2")[1]})
     assert verdict["mistake"] == "wrong_choice"
     judge_.begin(session, "quiz_q3")
     judge_.seal(session)
-    assert judge_.commit(session, {"answer_q3": "b"}) == {"ok": False}  # too late: the cell's code is running
+    assert judge_.commit(session, {"answer_q3": _key(session, "quiz_q3")[0]}) == {"ok": False}  # too late
     assert judge_.end(session, "quiz_q3")["mistake"] == "not_committed"
+    right, wrong = _key(session, "quiz_q4")
     judge_.begin(session, "quiz_q4")
-    assert judge_.commit(session, {"answer_q4": "a"}) == {"ok": True}
-    assert judge_.commit(session, {"answer_q4": "b"}) == {"ok": False}  # one commit per cell
+    assert judge_.commit(session, {"answer_q4": wrong}) == {"ok": True}
+    assert judge_.commit(session, {"answer_q4": right}) == {"ok": False}  # one commit per cell
     judge_.seal(session)
     assert judge_.end(session, "quiz_q4")["mistake"] == "wrong_choice"
 
 
 def test_cells_that_never_ran_have_no_points(judge):
     judge_, session = judge
-    _cell(judge_, session, "quiz_q1", commit={"answer_q1": "b"})
+    _cell(judge_, session, "quiz_q1", commit={"answer_q1": _key(session, "quiz_q1")[0]})
     verdicts = judge_.verdicts(session)
     assert verdicts["quiz_q1"]["ok"] is True
     assert {cell for cell, v in verdicts.items() if not v["ok"]} == set(verdicts) - {"quiz_q1"}
@@ -156,7 +163,7 @@ def test_the_kernel_socket_speaks_json_lines_and_refuses_garbage(tmp_path):
         return json.loads(reader.readline())
 
     assert session.begin("quiz_q1") == ["answer_q1"]
-    assert ask({"op": "commit", "values": {"answer_q1": "b"}}) == {"ok": True}
+    assert ask({"op": "commit", "values": {"answer_q1": _key(judge.sessions[session.id], "quiz_q1")[0]}}) == {"ok": True}
     session.seal()
     assert session.end("quiz_q1").ok
     kernel.sendall(b"this is not json\n")

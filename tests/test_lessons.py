@@ -50,8 +50,19 @@ def test_figure_box_holds_plot_and_caption():
     assert bytes(image.value).startswith(b"\x89PNG") and "10 steps" in caption.value
 
 
+@pytest.mark.parametrize("qid", sorted(quiz.PRACTICE_ANSWERS))
+def test_practice_question_is_right_for_its_answer_only(qid):
+    q = quiz.MultipleChoice(qid)
+    for letter in quiz.LETTERS:
+        q.choices.value = letter
+        q.button.click()
+        right = letter == quiz.PRACTICE_ANSWERS[qid]
+        assert ("Correct" in q.feedback.value) is right
+        assert quiz.explanation(qid, letter) in q.feedback.value
+
+
 def test_quiz_widget_shows_the_explanation_of_the_clicked_choice():
-    q = quiz.MultipleChoice("l3_q2")
+    q = quiz.MultipleChoice("l3_p2")
     q.button.click()
     assert "Choose" in q.feedback.value
     q.choices.value = "b"
