@@ -79,6 +79,7 @@ train_loop = Exercise("train_loop", checks.check_train_loop, _names("train"))
 train_accumulate = Exercise("train_accumulate", checks.check_train_accumulate,
                             _names("train_accumulate"))
 fit_line = Exercise("fit_line", checks.check_fit_line, _names("fit_line"))
+dead_parameters = Exercise("dead_parameters", checks.check_dead_parameters, _names("dead_parameters"))
 # Lesson 4
 predict = Exercise("inference_predict", checks.check_predict, _names("predict"))
 sgd_step = Exercise("sgd_step", checks.check_sgd_step, _names("sgd_step"))

@@ -1,4 +1,5 @@
-"""Catalogues of student solutions for lessons 1, 2 and 4, with the verdict each must get.
+"""Catalogues of student solutions for lessons 1, 2 and 4 and lesson 3's exercise (e), with the
+verdict each must get.
 
 As in tests/catalogue.py, line numbers in expected messages count from the ``def`` line.
 """
@@ -205,6 +206,59 @@ LESSON2 = [
     """, "wrong_weighted", ["x.grad"]),
 ]
 
+
+# Lesson 3, exercise (e): reading .grad to find the parameters that received no gradient
+LESSON3 = [
+    sol("dead_parameters", "none_or_all_zero", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters()
+                    if p.grad is None or (p.grad == 0).all()]
+    """),
+    sol("dead_parameters", "norm_is_zero_loop", """
+        def dead_parameters(model):
+            dead = []
+            for name, p in model.named_parameters():
+                if p.grad is None or p.grad.norm().item() == 0:
+                    dead.append(name)
+            return dead
+    """),
+    sol("dead_parameters", "count_nonzero_as_set", """
+        def dead_parameters(model):
+            return {name for name, p in model.named_parameters()
+                    if p.grad is None or torch.count_nonzero(p.grad) == 0}
+    """),
+    sol("dead_parameters", "forgets_none", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters()
+                    if p.grad is not None and (p.grad == 0).all()]
+    """, "missed_none", ["aux.weight", "is None"]),
+    sol("dead_parameters", "crashes_on_none", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters() if p.grad.abs().sum() == 0]
+    """, "crashed", ["AttributeError", "line 2"]),
+    sol("dead_parameters", "any_zero_entry", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters()
+                    if p.grad is None or (p.grad == 0).any()]
+    """, "extra_params", ["did receive a gradient"]),
+    sol("dead_parameters", "zero_parameters_not_gradients", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters() if p.grad is None or (p == 0).all()]
+    """, "missed_zero", ["body.0.weight", "dead ReLU"]),
+    sol("dead_parameters", "only_weights", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters()
+                    if name.endswith("weight") and (p.grad is None or (p.grad == 0).all())]
+    """, "missed_zero", ["aux.bias"]),
+    sol("dead_parameters", "only_none", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters() if p.grad is None]
+    """, "missed_zero", ["dead ReLU"]),
+    sol("dead_parameters", "returns_tensors", """
+        def dead_parameters(model):
+            return [p for p in model.parameters() if p.grad is None or (p.grad == 0).all()]
+    """, "not_names", ["parameter names"]),
+]
 
 LESSON4 = [
     # (a) predict

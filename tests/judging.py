@@ -11,7 +11,7 @@ CHECK_OF = {"train": "check_train_loop", "train_accumulate": "check_train_accumu
             "freeze_body": "check_freeze_body", "derivative": "check_derivative",
             "numerical_grad": "check_numerical_grad", "weighted_grad": "check_weighted_grad",
             "fit_line": "check_fit_line", "predict": "check_predict", "sgd_step": "check_sgd_step",
-            "evaluate": "check_evaluate"}
+            "evaluate": "check_evaluate", "dead_parameters": "check_dead_parameters"}
 
 
 def judge_function(function: str, student, cases: str = "visible", seed: int | None = None):

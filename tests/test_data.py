@@ -44,6 +44,7 @@ def test_plain_values_survive_as_json():
     back = decode(json.loads(json.dumps(data)))
     assert back["a"] == (True, None, "MulBackward0") and back["b"] == [1, 2.5, -0.0]
     assert math.isinf(back["c"]) and back["d"] is Ellipsis
+    assert roundtrip({"b", "a"}) == {"a", "b"} and roundtrip(frozenset([1, 2])) == {1, 2}
 
 
 def test_tensors_keep_values_shape_dtype_and_grad_flag():

@@ -9,13 +9,13 @@ import torch
 
 from autograder.judges.data import roundtrip
 from autograder.judges.lesson1 import graph_predictions
-from catalogue_lessons import LESSON1, LESSON2, LESSON4
+from catalogue_lessons import LESSON1, LESSON2, LESSON3, LESSON4
 from judging import judge_function
 
-ENTRIES = LESSON1 + LESSON2 + LESSON4
+ENTRIES = LESSON1 + LESSON2 + LESSON3 + LESSON4
 
 
-@pytest.mark.parametrize("lesson", [LESSON1, LESSON2, LESSON4], ids=["l1", "l2", "l4"])
+@pytest.mark.parametrize("lesson", [LESSON1, LESSON2, LESSON4, LESSON3], ids=["l1", "l2", "l4", "l3e"])
 def test_each_catalogue_has_right_and_wrong_solutions(lesson):
     assert len(lesson) >= 10
     assert sum(e.mistake is None for e in lesson) >= 3
@@ -43,6 +43,7 @@ def test_verdict_and_message(entry):
         assert word in verdict.message, f"{word!r} missing from: {verdict.message}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [5, 55_555])
 def test_secret_scenarios_give_the_same_verdicts(seed):
     for entry in ENTRIES:

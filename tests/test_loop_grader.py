@@ -48,6 +48,7 @@ def test_verdict_and_message(entry):
         assert word in verdict.message, f"{word!r} missing from: {verdict.message}"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("seed", [101, 20_202, 3_030_303])
 def test_secret_scenarios_give_the_same_verdicts(seed):
     """While grading, every scenario comes from the judge's secret: every right loop must

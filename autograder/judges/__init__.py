@@ -47,6 +47,8 @@ CHECKS = {spec.function: spec for spec in [
     CheckSpec("check_train_accumulate", "lesson3.train_accumulate", "function", ("train_accumulate", "cases"),
               "train_accumulate"),
     CheckSpec("check_fit_line", "lesson3.fit_line", "function", ("fit_line", "cases"), "fit_line"),
+    CheckSpec("check_dead_parameters", "lesson3.dead_parameters", "function", ("dead_parameters", "cases"),
+              "dead_parameters"),
     CheckSpec("check_predict", "lesson4.predict", "function", ("predict", "cases"), "predict"),
     CheckSpec("check_sgd_step", "lesson4.sgd_step", "function", ("sgd_step", "cases"), "sgd_step"),
     CheckSpec("check_evaluate", "lesson4.evaluate", "function", ("evaluate", "cases"), "evaluate"),

@@ -84,6 +84,9 @@ def encode(value, depth: int = 0):
                 break
             out.append(encode(item, depth + 1))
         return {"$tuple": out} if isinstance(value, tuple) else out
+    if isinstance(value, (set, frozenset)):
+        items = sorted(set.__iter__(value) if isinstance(value, set) else frozenset.__iter__(value), key=repr)
+        return {"$set": [encode(item, depth + 1) for item in items[:MAX_ITEMS]]}
     if isinstance(value, dict):
         out = {}
         for key, item in dict.items(value):
@@ -109,6 +112,9 @@ def decode(data, depth: int = 0):
             return float(data["$float"])
         if "$tuple" in data and type(data["$tuple"]) is list:
             return tuple(decode(item, depth + 1) for item in data["$tuple"][:MAX_ITEMS])
+        if "$set" in data and type(data["$set"]) is list:
+            items = [decode(item, depth + 1) for item in data["$set"][:MAX_ITEMS]]
+            return set(items) if all(type(i) in (str, int, float, bool, type(None)) for i in items) else Opaque("set")
         if "$dict" in data and type(data["$dict"]) is dict:
             return {str(k): decode(v, depth + 1) for k, v in list(data["$dict"].items())[:MAX_ITEMS]}
         if "$tensor" in data:

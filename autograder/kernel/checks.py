@@ -129,6 +129,12 @@ def check_fit_line(fit_line, cases: str = "visible") -> None:
     _function_check("check_fit_line", fit_line, cases)
 
 
+def check_dead_parameters(dead_parameters, cases: str = "visible") -> None:
+    """Exercise 3(e): reading .grad to find the parameters that received no gradient."""
+    __tracebackhide__ = True
+    _function_check("check_dead_parameters", dead_parameters, cases)
+
+
 # Lesson 4
 def check_predict(predict, cases: str = "visible") -> None:
     """Exercise 4(a): inference that records no graph."""

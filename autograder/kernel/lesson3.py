@@ -1,9 +1,10 @@
-"""Lesson 3 in the kernel: run a student's ``fit_line`` on the judge's tensors and report
-them afterwards. (The training loops of exercises (b) and (c) are in ``kernel.loop``.)"""
+"""Lesson 3 in the kernel: run a student's ``fit_line`` on the judge's tensors and report them
+afterwards, and a student's ``dead_parameters`` on a net after its backward pass. (The
+training loops of exercises (b) and (c) are in ``kernel.loop``.)"""
 from __future__ import annotations
 
 from ..judges.data import encode
-from ..judges.lesson3 import fit_line
+from ..judges.lesson3 import dead_parameters, fit_line
 from ..judges.verdict import Verdict
 from . import running
 
@@ -20,3 +21,12 @@ def observe_fit_line(student, data: dict, name: str) -> dict:
         return {"error": running.error_verdict(exc, name).to_data()}
     return {"w": encode(w.item()), "b": encode(b.item()),
             "w_requires_grad": bool(w.requires_grad), "b_requires_grad": bool(b.requires_grad)}
+
+
+def observe_dead_parameters(student, data: dict, name: str) -> dict:
+    """One backward pass on the scenario's net, then the student's function reads its gradients."""
+    net = dead_parameters.after_backward(data)
+    names, failed = running.call(student, name, net)
+    if failed:
+        return {"error": failed.to_data()}
+    return {"names": encode(names)}

@@ -17,6 +17,7 @@ OBSERVERS = {
     "check_train_loop": _loop,
     "check_train_accumulate": _loop,
     "check_fit_line": lesson3.observe_fit_line,
+    "check_dead_parameters": lesson3.observe_dead_parameters,
     "check_predict": lesson4.observe_predict,
     "check_sgd_step": lesson4.observe_sgd_step,
     "check_evaluate": lesson4.observe_evaluate,

@@ -1,0 +1,84 @@
+"""Lesson 3, exercise (e): ``dead_parameters(model)``: after ``loss.backward()``, the names of
+the parameters that received no gradient: ``.grad`` is ``None`` (not used in the forward
+pass) or all zeros (a dead ReLU layer blocks everything before it, and the layer right
+after it gets zeros for its weights).
+
+The scenario is a net with one hidden ReLU layer made dead (a large negative bias), or
+none, and a parameter the forward pass never uses. The judge runs the same forward and
+backward pass itself and compares the sets of names.
+"""
+from __future__ import annotations
+
+import torch
+from torch import nn
+
+from ..data import decode
+from ..seeds import generator
+from ..tensors import load_
+from ..verdict import PASS, Verdict
+
+CASES = {"visible": [dict(seed=0, dead=1)],
+         "hidden": [dict(seed=1, dead=None), dict(seed=2, dead="any")]}
+
+
+class Net(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.body = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 16), nn.ReLU(),
+                                  nn.Linear(16, 16), nn.ReLU())
+        self.head = nn.Linear(16, 2)
+        self.aux = nn.Linear(16, 2)  # a head the forward pass never uses
+
+    def forward(self, x):
+        return self.head(self.body(x))
+
+
+def make_net() -> Net:
+    with torch.random.fork_rng(devices=[]):
+        return Net()
+
+
+def scenario(spec: dict, seed: int) -> dict:
+    gen = generator(seed)
+    net = make_net()
+    params = {name: (torch.randn(p.shape, generator=gen) * 0.5).tolist() for name, p in net.named_parameters()}
+    dead = spec["dead"]
+    if dead == "any":
+        dead = int(torch.randint(0, 3, (1,), generator=gen))
+    if dead is not None:  # every unit of this hidden layer is always off
+        params[f"body.{2 * dead}.bias"] = [-50.0] * 16
+    return {"spec": dict(spec), "params": params, "x": torch.randn(32, 4, generator=gen).tolist(),
+            "y": torch.randn(32, 2, generator=gen).tolist()}
+
+
+def after_backward(data: dict) -> Net:
+    """The net of a scenario after one backward pass of its loss."""
+    net = make_net()
+    load_([p for _, p in net.named_parameters()], [torch.tensor(data["params"][n]) for n, _ in net.named_parameters()])
+    nn.functional.mse_loss(net(torch.tensor(data["x"])), torch.tensor(data["y"])).backward()
+    return net
+
+
+def truth(data: dict) -> set:
+    return {name for name, p in after_backward(data).named_parameters()
+            if p.grad is None or not bool(p.grad.abs().max() > 0)}
+
+
+def verify(data: dict, observation: dict) -> Verdict:
+    if observation.get("error"):
+        return Verdict.from_data(observation["error"])
+    got = decode(observation.get("names"))
+    if not isinstance(got, (list, tuple, set)) or not all(isinstance(name, str) for name in got):
+        return Verdict.fail("not_names", "debug.not_names", got=repr(got)[:200])
+    expected, got = truth(data), set(got)
+    unknown = sorted(got - {name for name in data["params"]})
+    if unknown:
+        return Verdict.fail("not_names", "debug.unknown_names", names=", ".join(unknown)[:200])
+    if "aux.weight" in expected - got:
+        return Verdict.fail("missed_none", "debug.missed_none", name="aux.weight")
+    missed, extra = sorted(expected - got), sorted(got - expected)
+    if extra:
+        return Verdict.fail("extra_params", "debug.extra", names=", ".join(extra))
+    if missed:
+        return Verdict.fail("missed_zero", "debug.missed_zero", names=", ".join(missed))
+    return PASS
