@@ -2,7 +2,7 @@
 #   make lab     open the lessons in JupyterLab
 #   make test    run the whole test suite (what CI runs), browser tests included
 #   make quick   the fast part of the suite (no Jupyter kernels, nbgrader runs or browser)
-#   make release regenerate release/ from source/ with nbgrader
+#   make release regenerate release/ (and release/<language>/) from source/ with nbgrader
 #   make bench   print the benchmark figures
 
 PYTHON ?= python3
@@ -41,6 +41,7 @@ quick: $(VENV)/.installed
 
 release: $(VENV)/.installed
 	for a in $$(ls source); do $(BIN)/nbgrader generate_assignment $$a --force; done
+	$(BIN)/python -m autograder.instructor.course
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench_course.py

@@ -49,7 +49,7 @@ c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.ClearOutput",
     f"{P}.safe_deduplicate_ids.SafeDeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
-    "nbgrader.preprocessors.OverwriteCells",
+    f"{P}.overwrite_cells.OverwriteCellsKeepingProse",
     f"{P}.fast_check_cell_metadata.FastCheckCellMetadata",
 ]
 # Kernels in the sandbox, points from the judge: a test cell keeps its points only if the

@@ -13,7 +13,34 @@ from pathlib import Path
 
 
 def language() -> str:
-    return os.environ.get("AUTOGRAD_LESSONS_LANG", "en")
+    """The reader's language: AUTOGRAD_LESSONS_LANG when set (the grader sets it from the
+    notebook), else the language of the notebook this kernel runs (its metadata), else English."""
+    return os.environ.get("AUTOGRAD_LESSONS_LANG") or _notebook_language() or "en"
+
+
+@functools.cache
+def _notebook_language() -> str | None:
+    """``autograd_lessons.language`` of the notebook this kernel serves: the one named by
+    JupyterLab (JPY_SESSION_NAME), else the notebooks in the working folder if they agree."""
+    import glob
+    import json
+
+    session = os.environ.get("JPY_SESSION_NAME")
+    if session:
+        candidates = [session, os.path.join(os.getcwd(), os.path.basename(session))]
+    else:
+        candidates = sorted(glob.glob(os.path.join(os.getcwd(), "*.ipynb")))
+    found = set()
+    for path in candidates:
+        try:
+            with open(path, encoding="utf-8") as f:
+                found.add(json.load(f).get("metadata", {}).get("autograd_lessons", {}).get("language"))
+        except (OSError, ValueError, AttributeError):
+            continue
+        if session:
+            break
+    found.discard(None)
+    return found.pop() if len(found) == 1 else None
 
 
 class Messages:

@@ -2,9 +2,11 @@
 
     autograder grade ASSIGNMENT [--jobs N] [--student ID ...] [--course DIR] [--db-url URL]
                                 [--timeout S] [--no-export] [--no-sandbox]
+    autograder course LANGUAGE --into DIR
 
-grades every submission (or only the named students: a regrade touches nobody else),
-generates feedback, exports grades.csv and prints the class's most common mistakes.
+``grade`` grades every submission (or only the named students: a regrade touches nobody
+else), generates feedback, exports grades.csv and prints the class's most common mistakes.
+``course`` writes the course directory in one language (nbgrader works on it unchanged).
 """
 from __future__ import annotations
 
@@ -30,7 +32,14 @@ def main(argv=None) -> int:
     g.add_argument("--no-sandbox", action="store_true",
                    help="run kernels without the operating system's sandbox (only where the machine cannot "
                         "sandbox: students' code can then read and change what you can)")
+    c = sub.add_parser("course", help="the course in another language")
+    c.add_argument("language", help="es, pt, zh, fr, sv (or en)")
+    c.add_argument("--into", type=Path, help="write an nbgrader course directory in that language here")
+    c.add_argument("--template", metavar="ASSIGNMENT",
+                   help="print the prose file of a lesson with the English text in place, for a translator")
     args = parser.parse_args(argv)
+    if args.command == "course":
+        return _course(args)
 
     from .. import messages
     from . import failures, grade, sandbox
@@ -60,6 +69,25 @@ def main(argv=None) -> int:
             print(f"  {count:4d} · {summary_name(messages, mistake)}")
     if report.exported:
         print(f"grades exported to {report.exported}")
+    return 0
+
+
+def _course(args) -> int:
+    from . import course
+
+    if args.language not in course.LANGUAGES:
+        print(f"autograder: no translation {args.language!r}; the languages are "
+              f"{', '.join(course.LANGUAGES)}.", file=sys.stderr)
+        return 2
+    if args.template:
+        print(course.template(args.language, args.template))
+        return 0
+    if not args.into:
+        print("autograder: say where the course goes: autograder course LANGUAGE --into DIR", file=sys.stderr)
+        return 2
+    folder = course.build_course(args.language, args.into)
+    print(f"{course.LANGUAGES[args.language]} course written to {folder}: run nbgrader there "
+          "(nbgrader generate_assignment ASSIGNMENT, ...).")
     return 0
 
 

@@ -1,0 +1,147 @@
+"""The course in another language: one source of truth for code, prose per language.
+
+The English source notebooks under ``source/`` are the only place code lives. A
+translation is prose only:
+
+* ``lessons/locale/<lang>/<assignment>.toml``: the text of every markdown cell of that
+  lesson's source notebook, keyed by cell id (``[cells]``);
+* ``lessons/locale/<lang>.toml`` and ``autograder/locale/<lang>.toml``: every message the
+  widgets, hints and the grader show.
+
+``translated`` builds a lesson in a language: the English notebook with each markdown
+cell's text replaced and ``autograd_lessons.language`` set in its metadata, so that code
+cells, grade ids, test cells and points are the same in every language (one gradebook
+entry, the same checks, the same score) and the kernel, the grader and the feedback
+know which language the student reads. ``build_course`` writes a whole nbgrader course
+directory in one language; ``nbgrader generate_assignment``, ``autograde`` and
+``generate_feedback`` work on it unchanged.
+"""
+from __future__ import annotations
+
+import copy
+import shutil
+import tomllib
+from pathlib import Path
+
+import nbformat
+
+import lessons
+
+ROOT = Path(__file__).resolve().parents[2]  # the repository: its root is the course directory
+PROSE = Path(lessons.__file__).parent / "locale"
+LANGUAGES = {"en": "English", "es": "Español", "pt": "Português (Brasil)", "zh": "中文（简体）",
+             "fr": "Français", "sv": "Svenska"}
+ASSIGNMENTS = ("01_requires_grad", "02_backward", "03_zeroing_grad", "04_no_grad")
+
+
+class TranslationError(ValueError):
+    pass
+
+
+def prose_file(lang: str, assignment: str) -> Path:
+    return PROSE / lang / f"{assignment}.toml"
+
+
+def source_notebook(assignment: str, root: Path = ROOT) -> Path:
+    return root / "source" / assignment / f"{assignment}.ipynb"
+
+
+def markdown_cells(nb) -> dict:
+    """cell id → text of every markdown cell, in order."""
+    return {cell.id: cell.source for cell in nb.cells if cell.cell_type == "markdown"}
+
+
+def read_prose(lang: str, assignment: str) -> dict:
+    path = prose_file(lang, assignment)
+    with path.open("rb") as f:
+        return tomllib.load(f).get("cells", {})
+
+
+def translated(nb, lang: str, prose: dict):
+    """A copy of the English notebook ``nb`` with its prose in ``lang``."""
+    out = copy.deepcopy(nb)
+    if lang != "en":
+        wanted = markdown_cells(nb)
+        missing, extra = sorted(set(wanted) - set(prose)), sorted(set(prose) - set(wanted))
+        if missing or extra:
+            raise TranslationError(f"{lang}: cells missing {missing}, cells not in the notebook {extra}")
+        for cell in out.cells:
+            if cell.cell_type == "markdown":
+                cell.source = prose[cell.id].strip("\n")
+    out.metadata["autograd_lessons"] = {"language": lang}
+    return out
+
+
+def translated_source(assignment: str, lang: str, root: Path = ROOT):
+    nb = nbformat.read(str(source_notebook(assignment, root)), as_version=4)
+    return translated(nb, lang, read_prose(lang, assignment) if lang != "en" else {})
+
+
+def _literal(text: str) -> str:
+    """``text`` as a TOML multi-line literal string (no escapes to get wrong)."""
+    if "'''" in text:
+        raise TranslationError("a cell contains ''' and cannot be a TOML literal string")
+    return "'''\n" + text.strip("\n") + "\n'''"
+
+
+def template(lang: str, assignment: str, root: Path = ROOT) -> str:
+    """The prose file of a lesson with the English text in place, for a translator to replace."""
+    nb = nbformat.read(str(source_notebook(assignment, root)), as_version=4)
+    lines = [f"# {assignment} in {LANGUAGES.get(lang, lang)}: the text of each markdown cell of",
+             f"# source/{assignment}/{assignment}.ipynb, by cell id. Code cells are never translated.",
+             "", "[cells]"]
+    for cell_id, text in markdown_cells(nb).items():
+        lines += [f"{cell_id} = {_literal(text)}", ""]
+    return "\n".join(lines)
+
+
+def build_course(lang: str, into: Path, root: Path = ROOT) -> Path:
+    """An nbgrader course directory whose source notebooks are in ``lang``."""
+    into = Path(into)
+    into.mkdir(parents=True, exist_ok=True)
+    config = (root / "nbgrader_config.py").read_text()
+    (into / "nbgrader_config.py").write_text(config)
+    for assignment in ASSIGNMENTS:
+        folder = into / "source" / assignment
+        folder.mkdir(parents=True, exist_ok=True)
+        for extra in source_notebook(assignment, root).parent.iterdir():
+            if extra.suffix != ".ipynb" and extra.is_file():
+                shutil.copy(extra, folder / extra.name)
+        nbformat.write(translated_source(assignment, lang, root), str(folder / f"{assignment}.ipynb"))
+    return into
+
+
+def available() -> list:
+    """The languages with translations in the lessons package (English always)."""
+    return ["en"] + [lang for lang in LANGUAGES if lang != "en" and (PROSE / lang).is_dir()]
+
+
+def release_languages(root: Path = ROOT, languages: list | None = None) -> list:
+    """Regenerate ``release/<lang>/`` for every translated language: build the course in that
+    language in a scratch folder, let nbgrader generate the student versions there, and
+    copy them into this repository (committed, so Binder opens them)."""
+    import os
+    import subprocess
+    import sys
+    import tempfile
+
+    written = []
+    for lang in languages or available()[1:]:
+        with tempfile.TemporaryDirectory() as scratch:
+            course = build_course(lang, Path(scratch) / "course", root)
+            env = {**os.environ, "HOME": scratch, "JUPYTER_CONFIG_DIR": f"{scratch}/jupyter",
+                   "JUPYTER_DATA_DIR": f"{scratch}/jupyter", "NBGRADER_DB_URL": f"sqlite:///{scratch}/gradebook.db"}
+            nbgrader = str(Path(sys.executable).parent / "nbgrader")
+            for assignment in ASSIGNMENTS:
+                subprocess.run([nbgrader, "generate_assignment", assignment, "--force"], cwd=course, env=env,
+                               check=True, capture_output=True)
+                target = root / "release" / lang / assignment
+                target.mkdir(parents=True, exist_ok=True)
+                shutil.copy(course / "release" / assignment / f"{assignment}.ipynb", target / f"{assignment}.ipynb")
+                written.append(target / f"{assignment}.ipynb")
+    return written
+
+
+if __name__ == "__main__":
+    for path in release_languages():
+        print(path.relative_to(ROOT))

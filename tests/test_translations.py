@@ -1,0 +1,148 @@
+"""The course in Spanish, Portuguese, Chinese, French and Swedish: one source of truth for code.
+
+A translation is prose only (autograder.instructor.course). These tests fail when a
+translation misses a message or a notebook cell, keeps an English sentence, changes a
+{placeholder}, or when a notebook's code differs between languages.
+"""
+from __future__ import annotations
+
+import re
+import string
+import tomllib
+
+import nbformat
+import pytest
+
+from autograder import messages
+from autograder.instructor import course
+from helpers import ROOT
+
+LANGS = ["es", "pt", "zh", "fr", "sv"]
+PRESENT = [lang for lang in LANGS if (course.PROSE / lang).is_dir()]
+CATALOGUES = {"lessons": ROOT / "lessons" / "locale", "autograder": ROOT / "autograder" / "locale"}
+# English words that no sentence in these five languages needs; three of them in one text
+# mean a sentence was left in English
+ENGLISH = {"the", "and", "of", "to", "is", "are", "you", "your", "with", "this", "that", "which", "when", "what",
+           "it", "be", "not", "from", "by", "has", "have", "was", "were", "its", "into", "than", "then", "there"}
+CODE = re.compile(r"```.*?```|`[^`]*`|\$[^$]*\$|\{[a-z_0-9]*(?::[^}]*)?\}|https?://\S+|<[^>]+>", re.S)
+
+
+def _flat(node, prefix=""):
+    for key, value in node.items():
+        name = f"{prefix}.{key}" if prefix else key
+        if isinstance(value, dict):
+            yield from _flat(value, name)
+        else:
+            yield name, value
+
+
+def _load(path) -> dict:
+    with open(path, "rb") as f:
+        return dict(_flat(tomllib.load(f)))
+
+
+def _placeholders(text: str) -> set:
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
+
+
+def english_words(text: str) -> set:
+    words = re.findall(r"[A-Za-z]+", CODE.sub(" ", text))
+    return {w.lower() for w in words} & ENGLISH
+
+
+def test_all_five_languages_are_there():
+    assert PRESENT == LANGS
+
+
+@pytest.mark.parametrize("lang", PRESENT)
+@pytest.mark.parametrize("package", sorted(CATALOGUES))
+def test_every_message_is_translated_with_the_same_placeholders(package, lang):
+    english, translated = _load(CATALOGUES[package] / "en.toml"), _load(CATALOGUES[package] / f"{lang}.toml")
+    assert sorted(set(english) - set(translated)) == [], "missing"
+    assert sorted(set(translated) - set(english)) == [], "not in English"
+    for key, text in english.items():
+        if isinstance(text, str):
+            assert _placeholders(translated[key]) == _placeholders(text), key
+
+
+@pytest.mark.parametrize("lang", PRESENT)
+@pytest.mark.parametrize("assignment", course.ASSIGNMENTS)
+def test_every_markdown_cell_is_translated(lang, assignment):
+    nb = nbformat.read(str(course.source_notebook(assignment)), as_version=4)
+    prose = course.read_prose(lang, assignment)
+    assert sorted(prose) == sorted(course.markdown_cells(nb))
+
+
+def _texts(lang: str):
+    for package, folder in CATALOGUES.items():
+        english = _load(folder / "en.toml")
+        for key, text in _load(folder / f"{lang}.toml").items():
+            yield f"{package}:{key}", text, english.get(key)
+    for assignment in course.ASSIGNMENTS:
+        nb = nbformat.read(str(course.source_notebook(assignment)), as_version=4)
+        english = course.markdown_cells(nb)
+        for cell_id, text in course.read_prose(lang, assignment).items():
+            yield f"{assignment}:{cell_id}", text, english.get(cell_id)
+
+
+@pytest.mark.parametrize("lang", PRESENT)
+def test_no_english_sentence_is_left(lang):
+    left = []
+    for where, text, english in _texts(lang):
+        if not isinstance(text, str):
+            continue
+        words = english_words(text)
+        prose = CODE.sub("", text).strip()
+        if len(words) >= 3 or (english and text == english and len(re.findall(r"[A-Za-z]{3,}", prose)) >= 3):
+            left.append(f"{where}: {sorted(words)}")
+    assert left == []
+
+
+@pytest.mark.parametrize("lang", PRESENT)
+@pytest.mark.parametrize("assignment", course.ASSIGNMENTS)
+def test_code_is_the_same_in_every_language(lang, assignment):
+    english = nbformat.read(str(course.source_notebook(assignment)), as_version=4)
+    built = course.translated_source(assignment, lang)
+    assert [c.id for c in built.cells] == [c.id for c in english.cells]
+    for ours, theirs in zip(built.cells, english.cells):
+        assert ours.metadata == theirs.metadata
+        if ours.cell_type == "code":
+            assert ours.source == theirs.source, ours.id
+    assert built.metadata["autograd_lessons"] == {"language": lang}
+    release = ROOT / "release" / lang / assignment / f"{assignment}.ipynb"
+    committed = nbformat.read(str(release), as_version=4)
+    english_release = nbformat.read(str(ROOT / "release" / assignment / f"{assignment}.ipynb"), as_version=4)
+    assert [(c.id, c.source) for c in committed.cells if c.cell_type == "code"] == \
+        [(c.id, c.source) for c in english_release.cells if c.cell_type == "code"]
+
+
+@pytest.mark.parametrize("lang", PRESENT)
+def test_grader_messages_render_in_the_language(lang, monkeypatch):
+    monkeypatch.setenv("AUTOGRAD_LESSONS_LANG", lang)
+    english = messages.render("loop.cleared_once", {"step": 2, "where": "x", "used": "y", "expected": "z",
+                                                   "backward_where": "w"}, "en")
+    assert messages.render("loop.cleared_once", {"step": 2, "where": "x", "used": "y", "expected": "z",
+                                                 "backward_where": "w"}) != english
+
+
+def test_the_language_comes_from_the_notebook(tmp_path, monkeypatch):
+    nb = course.translated(nbformat.v4.new_notebook(), "sv", {})
+    nbformat.write(nb, str(tmp_path / "lesson.ipynb"))
+    monkeypatch.delenv("AUTOGRAD_LESSONS_LANG", raising=False)
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("JPY_SESSION_NAME", "some/folder/lesson.ipynb")
+    messages._notebook_language.cache_clear()
+    try:
+        assert messages.language() == "sv"
+        monkeypatch.setenv("AUTOGRAD_LESSONS_LANG", "fr")
+        assert messages.language() == "fr"  # the grader's setting wins
+    finally:
+        messages._notebook_language.cache_clear()
+
+
+def test_a_translation_that_misses_a_cell_is_refused():
+    nb = nbformat.read(str(course.source_notebook("01_requires_grad")), as_version=4)
+    prose = dict(course.markdown_cells(nb))
+    prose.pop(next(iter(prose)))
+    with pytest.raises(course.TranslationError):
+        course.translated(nb, "es", prose)
