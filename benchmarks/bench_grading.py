@@ -1,9 +1,15 @@
 """Benchmark: grading a class of lesson-3 submissions, plain nbgrader against `autograder grade`.
 
 Measured in one run on identical copies of the same course:
-  plain     `nbgrader autograde 03_zeroing_grad` (autograde only; feedback not included)
+  plain     `nbgrader autograde 03_zeroing_grad` as nbgrader comes (its own passes: a fresh
+            kernel per notebook, no sandbox, no judge); autograde only, feedback not included
+  course    `nbgrader autograde` with this course's nbgrader_config.py (sandboxed kernels from
+            its own fork server, the judge): what plain nbgrader does in this course directory
   ours -j1  `autograder grade 03_zeroing_grad --jobs 1` (autograde + feedback + export)
   ours -j2  the same with two workers
+It also prints what the protection itself costs: the judge's CPU time per submission (its own
+process), and the start-up of a sandboxed kernel against an unsandboxed one from the same
+fork server (median of alternated starts).
 -j1 and -j2 run alternately for several rounds (a shared machine's speed drifts by ±5 %
 between runs a minute apart) and their medians are compared; the per-cell scores of every
 run must equal plain nbgrader's. Each round also runs two independent -j1 gradings at the
@@ -17,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -46,10 +53,57 @@ def submissions(n: int) -> dict:
     return out
 
 
-def timed(cmd, root, env) -> float:
+STOCK = """
+# nbgrader as it comes: its own autograde passes (no sandbox, no judge, no fork server)
+c.Autograde.sanitize_preprocessors = ["nbgrader.preprocessors.ClearOutput", "nbgrader.preprocessors.DeduplicateIds",
+    "nbgrader.preprocessors.OverwriteKernelspec", "nbgrader.preprocessors.OverwriteCells",
+    "nbgrader.preprocessors.CheckCellMetadata"]
+c.Autograde.autograde_preprocessors = ["nbgrader.preprocessors.Execute", "nbgrader.preprocessors.IgnorePattern",
+    "nbconvert.preprocessors.ClearMetadataPreprocessor", "nbgrader.preprocessors.LimitOutput",
+    "nbgrader.preprocessors.SaveAutoGrades", "nbgrader.preprocessors.AssignLatePenalties",
+    "nbgrader.preprocessors.CheckCellMetadata"]
+c.Autograde.pre_convert_hook = None
+"""
+
+
+def stock(root: Path) -> Path:
+    with open(root / "nbgrader_config.py", "a") as f:
+        f.write(STOCK)
+    return root
+
+
+def timed(cmd, root, env, output: list | None = None) -> float:
     start = time.perf_counter()
-    subprocess.run(cmd, cwd=root, env=env, check=True, capture_output=True, text=True)
+    done = subprocess.run(cmd, cwd=root, env=env, check=True, capture_output=True, text=True)
+    if output is not None:
+        output.append(done.stdout)
     return time.perf_counter() - start
+
+
+def judge_cpu(stdout: str) -> float:
+    match = re.search(r"CPU used by the judge: ([0-9.]+) s", stdout)
+    return float(match.group(1)) if match else float("nan")
+
+
+def kernel_starts(count: int = 12) -> dict:
+    """Median seconds from asking for a kernel to its first output, with and without the
+    sandbox, alternated between two fork servers started side by side."""
+    from autograder.instructor.services import Services
+    from kernels import run
+
+    servers = {True: Services.start(ROOT, sandbox=True), False: Services.start(ROOT, sandbox=False)}
+    seconds = {True: [], False: []}
+    try:
+        with tempfile.TemporaryDirectory() as stage:
+            for _ in range(count):
+                for sandboxed, services in servers.items():
+                    start = time.perf_counter()
+                    run(["print(1)"], services, Path(stage))
+                    seconds[sandboxed].append(time.perf_counter() - start)
+    finally:
+        for services in servers.values():
+            services.close()
+    return {key: statistics.median(values) for key, values in seconds.items()}
 
 
 def grade_command(jobs: int) -> list:
@@ -81,16 +135,20 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         env = isolated_env(tmp / "home")
-        root = make_course(tmp / "plain", env, subs)
+        root = stock(make_course(tmp / "plain", env, subs))
         plain = timed([str(BIN / "nbgrader"), "autograde", NAME, "--create"], root, env)
         reference = scores(root)
+        root = make_course(tmp / "course", env, subs)
+        course = timed([str(BIN / "nbgrader"), "autograde", NAME, "--create"], root, env)
+        same_course = scores(root) == reference
+        outputs: list = []
         runs = {1: [], 2: []}
         side_by_side = []
         same = True
         for round_ in range(args.rounds):
             for jobs in (1, 2):
                 root = make_course(tmp / f"j{jobs}-{round_}", env, subs)
-                runs[jobs].append(timed(grade_command(jobs), root, env))
+                runs[jobs].append(timed(grade_command(jobs), root, env, outputs))
                 same = same and scores(root) == reference
             # the machine's own ceiling for two workers: two independent -j1 runs at once
             roots = [make_course(tmp / f"pair{i}-{round_}", env, subs) for i in (0, 1)]
@@ -99,6 +157,8 @@ def main() -> None:
         n = args.students
         print(f"grading {n} submissions of {NAME} ({os.cpu_count()} cores)")
         print(f"{'plain':9} {plain:7.1f} s   {plain / n:5.2f} s/submission   1.00 × plain")
+        print(f"{'course':9} {course:7.1f} s   {course / n:5.2f} s/submission   {course / plain:5.2f} × plain   "
+              f"(same scores: {same_course})")
         for jobs, seconds in runs.items():
             middle = statistics.median(seconds)
             print(f"ours -j{jobs}  {middle:7.1f} s   {middle / n:5.2f} s/submission   "
@@ -113,6 +173,11 @@ def main() -> None:
               f"(medians; round by round {', '.join(f'{r:.2f}' for r in ratios)})")
         total = sum(sum(cells.values()) for cells in reference.values())
         print(f"identical per-cell scores in all runs: {same} (class total {total:g} points)")
+        cpu = statistics.median(judge_cpu(out) for out in outputs)
+        print(f"the judge's own CPU: {cpu:.2f} s per run, {1000 * cpu / n:.0f} ms per submission (median of runs)")
+        starts = kernel_starts()
+        print(f"kernel start to first output: {1000 * starts[True]:.0f} ms sandboxed, {1000 * starts[False]:.0f} ms "
+              f"without the sandbox: the sandbox costs {1000 * (starts[True] - starts[False]):.0f} ms per kernel")
 
 
 if __name__ == "__main__":

@@ -8,7 +8,19 @@ from __future__ import annotations
 
 import copy
 
-from helpers import grade_id
+from helpers import ROOT, grade_id
+
+from autograder.instructor.test_cells import of_notebook
+
+
+def _quick_check_keys() -> list:
+    """The keys of lesson 3's graded Quick Checks, from the instructor's hidden tests."""
+    cells = of_notebook(ROOT / "source" / "03_zeroing_grad" / "03_zeroing_grad.ipynb")
+    return [next(c.options["key"] for c in cells[f"quiz_q{n}"] if "key" in c.options) for n in range(1, 5)]
+
+
+KEYS = _quick_check_keys()
+WRONG_Q1 = next(letter for letter in "abcd" if letter != KEYS[0])
 
 ALL = None
 
@@ -104,12 +116,12 @@ TAMPER = {
         lambda nb: _set(nb, "quick_check_answers", "import autograder.judges.quick_check as q\n"
                         "from autograder.judges.verdict import PASS\n"
                         "q.verify_value = lambda *args, **kwargs: PASS\n"
-                        'answer_q1, answer_q2, answer_q3, answer_q4 = "a", "c", "b", "b"\n'),
+                        f"answer_q1, answer_q2, answer_q3, answer_q4 = {(WRONG_Q1, *KEYS[1:])!r}\n"),
         {"quiz_q1"}),
     "overrides_builtins": (
         lambda nb: _set(nb, "predict_answers", "import builtins\nbuiltins.abs = lambda x: 0\n"
                         "grad_before, grad_after_one, grad_after_two, grad_after_clear = None, 1.0, 2.0, 3.0\n"),
-        {"predict_tests", "fit_line_tests"}),  # the patched abs() also breaks fit_line's check
+        {"predict_tests"}),  # the patched abs() is the kernel's: the judge, elsewhere, still judges fit_line
     "cheats_only_when_graded": (
         lambda nb: _set(nb, "fit_line", WRONG_FIT + "import os\nif os.environ.get('NBGRADER_EXECUTION'):\n"
                         "    check_fit_line = lambda *args, **kwargs: None\n"),

@@ -165,3 +165,18 @@ def test_ready_client_never_loses_the_first_output(services, stage):
     connected: otherwise the first cell's output would now and then go missing."""
     for attempt in range(10):
         assert run([f"print('first output', {attempt})"], services, stage) == [f"first output {attempt}\n"]
+
+
+def test_a_long_temporary_folder_does_not_break_the_sockets(tmp_path, stage, monkeypatch):
+    """Unix socket addresses hold 107 bytes: under a long TMPDIR the run's folder moves to /tmp."""
+    import tempfile
+
+    deep = tmp_path / ("a-long-folder-name-" * 4)
+    deep.mkdir()
+    monkeypatch.setattr(tempfile, "tempdir", str(deep))
+    started = Services.start(ROOT, sandbox=True)
+    try:
+        assert not str(started.folder).startswith(str(deep))
+        assert run(["print(3 * 3)"], started, stage) == ["9\n"]
+    finally:
+        started.close()

@@ -69,6 +69,9 @@ def main(argv=None) -> int:
             print(f"  {count:4d} · {summary_name(messages, mistake)}")
     if report.exported:
         print(f"grades exported to {report.exported}")
+    if report.server_cpu:
+        print("CPU used by the judge: {judge:.2f} s; by the fork server itself: {fork:.2f} s".format(
+            judge=report.server_cpu.get("judge", 0.0), fork=report.server_cpu.get("fork", 0.0)))
     return 0
 
 

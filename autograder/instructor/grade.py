@@ -26,6 +26,7 @@ class Report:
     exported: str = ""
     faults: list = field(default_factory=list)  # (student, what happened to its worker)
     replaced: list = field(default_factory=list)  # servers replaced during the run
+    server_cpu: dict = field(default_factory=dict)  # CPU seconds of the judge and the fork server
 
 
 def sqlite_with_timeout(db_url: str) -> str:
@@ -82,6 +83,7 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
             report.exported = workers.call(worker.export, export_to)
     finally:
         workers.close()
+        report.server_cpu = services.cpu_seconds()
         services.close()
     report.mistakes = summary.common_mistakes(root, assignment, students)
     report.seconds = time.perf_counter() - started

@@ -28,6 +28,17 @@ START_TIMEOUT = 120  # seconds for a server to import torch & co. on a busy mach
 PING_TIMEOUT = 10
 
 
+MAX_SOCKET_PATH = 107  # bytes in a Unix socket address, the kernels' ZeroMQ sockets included
+
+
+def _short_temp() -> str:
+    """The temporary folder, unless its path is too long for the sockets beneath it
+    (``<run>/kernels/<pid>-<n>/ipc/k-<port>``): then /tmp."""
+    base = tempfile.gettempdir()
+    longest = len(os.path.join(base, "autograder-run-xxxxxxxx", "kernels", "4194304-99999", "ipc", "k-65535"))
+    return base if longest <= MAX_SOCKET_PATH else "/tmp"
+
+
 def _wait_for(path: Path, process: subprocess.Popen, what: str) -> None:
     deadline = time.monotonic() + START_TIMEOUT
     while not path.exists():
@@ -56,7 +67,7 @@ class Services:
     # -- the owner's side ---------------------------------------------------------------
     @classmethod
     def start(cls, course_root: Path, sandbox: bool = True, log: Path | None = None) -> "Services":
-        folder = Path(tempfile.mkdtemp(prefix="autograder-run-"))
+        folder = Path(tempfile.mkdtemp(prefix="autograder-run-", dir=_short_temp()))
         os.chmod(folder, 0o700)
         services = cls(folder, sandbox, owner=True)
         services.course_root = Path(course_root)
@@ -113,6 +124,19 @@ class Services:
             self.wait_ready()
         return replaced
 
+    def cpu_seconds(self) -> dict:
+        """CPU time each server has used so far (its own, not its kernels')."""
+        ticks = os.sysconf("SC_CLK_TCK")
+        used = {}
+        for which, process in self.processes.items():
+            try:
+                with open(f"/proc/{process.pid}/stat") as f:
+                    fields = f.read().rsplit(")", 1)[1].split()
+                used[which] = (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
+            except OSError:
+                used[which] = 0.0
+        return used
+
     def environment(self) -> dict:
         """What a worker process needs to find these services."""
         jupyter_path = os.pathsep.join(filter(None, [str(self.share), os.environ.get("JUPYTER_PATH")]))
@@ -143,7 +167,8 @@ class Services:
     def kernel_folder(self) -> Path:
         """A new folder for one notebook's kernels: its socket folder and its scratch mount point."""
         self._count += 1
-        folder = Path(tempfile.mkdtemp(prefix=f"k{os.getpid()}-{self._count}-", dir=self.kernels))
+        folder = self.kernels / f"{os.getpid()}-{self._count}"
+        folder.mkdir(mode=0o700)
         (folder / "ipc").mkdir()
         (folder / "scratch").mkdir()
         return folder

@@ -1,0 +1,72 @@
+"""JudgedExecute: the kernel is sandboxed, the judge is told when each test cell runs, the
+answers a test cell reads are committed before its code reaches the kernel, and a kernel
+that dies costs only its cell."""
+from __future__ import annotations
+
+import nbformat
+import pytest
+from traitlets.config import Config
+
+from autograder.instructor.preprocessors.judged_execute import JudgedExecute
+from autograder.judges.verdict import Verdict
+from helpers import ROOT, grade_id, read
+
+pytestmark = pytest.mark.slow
+NAME = "03_zeroing_grad"
+
+
+def _lesson(answers: dict, extra_before_tests: str = ""):
+    """Lesson 3's setup, Quick Check answers and their four test cells (hidden keys included,
+    as nbgrader runs them)."""
+    source = read(ROOT / "source" / NAME / f"{NAME}.ipynb")
+    cells = [c for c in source.cells if c.cell_type == "code" and
+             (grade_id(c) in ("setup", "quick_check_answers") or (grade_id(c) or "").startswith("quiz_q"))]
+    for cell in cells:
+        if grade_id(cell) == "quick_check_answers":
+            cell.source = "\n".join(f"answer_q{n} = {letter!r}" for n, letter in answers.items()) + extra_before_tests
+    return nbformat.v4.new_notebook(cells=cells)
+
+
+def _keys() -> dict:
+    from autograder.instructor.test_cells import of_notebook
+    cells = of_notebook(ROOT / "source" / NAME / f"{NAME}.ipynb")
+    return {int(cell[-1]): next(c.options["key"] for c in calls if "key" in c.options)
+            for cell, calls in cells.items() if cell.startswith("quiz_q")}
+
+
+def _run(nb, tmp_path):
+    config = Config()
+    config.CourseDirectory.root = str(ROOT)
+    executor = JudgedExecute(config=config, timeout=60)
+    resources = {"nbgrader": {"assignment": NAME, "notebook": NAME, "student": "s"},
+                 "metadata": {"path": str(tmp_path)}}
+    nb, resources = executor.preprocess(nb, resources)
+    return {cell: Verdict.from_data(v) for cell, v in resources["autograder"]["verdicts"].items()}, nb
+
+
+def test_right_and_wrong_answers(tmp_path):
+    keys = _keys()
+    answers = dict(keys)
+    answers[2] = next(letter for letter in "abcd" if letter != keys[2])
+    verdicts, _ = _run(_lesson(answers), tmp_path)
+    assert verdicts["quiz_q1"].ok and verdicts["quiz_q3"].ok and verdicts["quiz_q4"].ok
+    assert verdicts["quiz_q2"].mistake == "wrong_choice"
+    assert verdicts["train_loop_tests"].mistake == "no_record"  # never ran in this notebook
+
+
+def test_a_hook_that_reads_the_hidden_key_is_too_late(tmp_path):
+    """An input transformer sees each test cell's source, hidden key included, and rewrites
+    the answer before the check: nbgrader's own run passes, the judge does not."""
+    keys = _keys()
+    wrong = {n: next(letter for letter in "abcd" if letter != key) for n, key in keys.items()}
+    hook = '''
+import re
+def _steal(lines):
+    text = "".join(lines)
+    found = re.search(r'check_choice\\("l3_q(\\d)", answer_q\\d, key="(\\w)"\\)', text)
+    return [f"answer_q{found.group(1)} = {found.group(2)!r}\\n"] + lines if found else lines
+get_ipython().input_transformers_cleanup.append(_steal)'''
+    verdicts, nb = _run(_lesson(wrong, hook), tmp_path)
+    outputs = {grade_id(c): "".join(o.get("text", "") for o in c.outputs) for c in nb.cells}
+    assert all(": right." in outputs[f"quiz_q{n}"] for n in keys)  # the kernel was fooled
+    assert all(verdicts[f"quiz_q{n}"].mistake == "wrong_choice" for n in keys)  # the judge was not
