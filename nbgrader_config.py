@@ -44,3 +44,7 @@ c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.OverwriteCells",
     "autograder.nbgrader_ext.FastCheckCellMetadata",
 ]
+
+# `nbgrader export` writes grades.csv (nbgrader's columns) and grades_by_cell.csv: every
+# cell's automatic, manual and final score and the comment given in formgrader.
+c.ExportApp.plugin_class = "autograder.instructor.export.CellCsvExportPlugin"
