@@ -245,6 +245,12 @@ def zero_submission(db_url: str, coursedir, assignment: str, student: str, expla
                 f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(notebook.name)}"
                 f"</title></head><body><h1>{html.escape(notebook.name)}</h1><p>{html.escape(message)}</p>"
                 f"<p>Score: 0</p></body></html>")
+            # `nbgrader release_feedback` reads these beside every feedback file (and stops
+            # for the whole class if they are missing); nbgrader's feedback copies them too
+            submitted = Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
+            for name in ("timestamp.txt", "submission_secret.txt"):
+                if (submitted / name).is_file():
+                    shutil.copy(submitted / name, folder / name)
 
 
 def submitted_students(root: Path, assignment: str) -> list:
