@@ -49,7 +49,8 @@ def command(role: str = "student", course: Path = REPO, extra=()) -> tuple[list,
 
 
 def main(argv=None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m lessons.lab", description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(prog="python -m lessons.lab", description=__doc__.splitlines()[0],
+                                     epilog="Other options go to jupyter lab, e.g. --port=8889 --no-browser.")
     parser.add_argument("--instructor", action="store_true", help="the instructor's view (formgrader)")
     parser.add_argument("--course", type=Path, default=REPO, help="course directory (default: this repository)")
     args, extra = parser.parse_known_args(argv)
