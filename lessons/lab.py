@@ -9,8 +9,10 @@ course list (front-end plugins and server extensions) and JupyterLab's question 
 official news. Instructors (``make instructor``) get JupyterLab on the course root with
 formgrader open and the Create Assignment panel in the right sidebar.
 
-Both views are a configuration directory put first on ``JUPYTER_CONFIG_PATH``; nothing is
-written into the environment, so one installation serves both.
+Both views are a configuration directory put first on ``JUPYTER_CONFIG_PATH`` (in place of
+the other view's, e.g. in a Binder terminal); nothing is written into the environment, so one
+installation serves both. The instructor's turns on explicitly what the student's turns off,
+so it wins over a student configuration installed for everyone (e.g. on a hub).
 """
 from __future__ import annotations
 
@@ -27,10 +29,13 @@ INSTRUCTOR_URL = "/lab?formgrader=true"
 
 
 def config_path(role: str, current: str | None = None) -> str:
-    """``JUPYTER_CONFIG_PATH`` for a role: its configuration directory first."""
+    """``JUPYTER_CONFIG_PATH`` for a role: its configuration directory first, then the
+    ``current`` path without either view's directory."""
     if role not in ROLES:
         raise ValueError(f"role must be one of {ROLES}, not {role!r}")
-    return os.pathsep.join(filter(None, [str(CONFIG / role), current]))
+    ours = {str(CONFIG / r) for r in ROLES}
+    rest = [p for p in (current or "").split(os.pathsep) if p and os.path.normpath(p) not in ours]
+    return os.pathsep.join([str(CONFIG / role), *rest])
 
 
 def command(role: str = "student", course: Path = REPO, extra=()) -> tuple[list, dict, Path]:

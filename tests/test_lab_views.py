@@ -44,6 +44,27 @@ def test_each_role_opens_its_own_folder_and_configuration(tmp_path):
         lab.config_path("teacher")
 
 
+def test_one_view_replaces_the_other_on_the_path():
+    """E.g. `make instructor` in a Binder terminal, where `start` put the student's first."""
+    inherited = lab.config_path("student", "/etc/extra")
+    path = lab.config_path("instructor", inherited).split(os.pathsep)
+    assert path == [str(ROOT / "jupyter-config" / "instructor"), "/etc/extra"]
+    assert lab.config_path("student", None) == str(STUDENT)
+
+
+def test_the_instructors_configuration_turns_on_what_the_students_turns_off():
+    """So that it wins over a student configuration installed for everyone."""
+    instructor = ROOT / "jupyter-config" / "instructor"
+    for part, keys in (("labconfig/page_config.json", ["disabledExtensions"]),
+                       ("jupyter_server_config.json", ["ServerApp", "jpserver_extensions"])):
+        theirs, ours = (json.loads((d / part).read_text()) for d in (STUDENT, instructor))
+        for key in keys:
+            theirs, ours = theirs[key], ours[key]
+        nbgrader_part = {k: v for k, v in theirs.items() if "nbgrader" in k}
+        assert nbgrader_part and {k: not v for k, v in nbgrader_part.items()} == \
+            {k: v for k, v in ours.items() if "nbgrader" in k}
+
+
 def test_make_starts_both_views_through_lessons_lab():
     makefile = (ROOT / "Makefile").read_text()
     recipe = lambda target: re.search(rf"^{target}:.*\n\t(.+)$", makefile, re.M).group(1)  # noqa: E731
