@@ -66,3 +66,17 @@ def fill(release_nb, answers: dict):
 def solutions(source_nb) -> dict:
     return {grade_id(c): solution_code(c) for c in source_nb.cells
             if c.metadata.get("nbgrader", {}).get("solution")}
+
+
+def exchange_home(home: Path, exchange: Path, course_id: str, student: str | None = None,
+                  extra: str = "") -> dict:
+    """``isolated_env`` of someone whose own nbgrader configuration points at an nbgrader
+    exchange folder, as on a JupyterHub (where ``student`` would be their user name)."""
+    env = isolated_env(home)
+    config = Path(env["JUPYTER_CONFIG_DIR"])
+    config.mkdir(parents=True, exist_ok=True)
+    text = f"c.Exchange.root = {str(exchange)!r}\nc.CourseDirectory.course_id = {course_id!r}\n"
+    if student:
+        text += f"c.CourseDirectory.student_id = {student!r}\n"
+    (config / "nbgrader_config.py").write_text(text + extra)
+    return env

@@ -13,14 +13,10 @@ score, and ``nbgrader export`` (autograder.instructor.export) carries both.
 """
 from __future__ import annotations
 
-import contextlib
 import csv
 import shutil
-import socket
-import subprocess
 import sys
 import textwrap
-import time
 import urllib.error
 import urllib.request
 from pathlib import Path
@@ -30,52 +26,18 @@ import pytest
 from nbgrader.api import Gradebook
 
 import catalogue
-from helpers import BIN, ROOT, fill, isolated_env, nbgrader, read, solutions
+from browser_helpers import browser, jupyter_lab, validate  # noqa: F401  (browser: a fixture)
+from helpers import ROOT, exchange_home, fill, isolated_env, nbgrader, read, solutions
 from lessons import lab
+from test_class_grading import autograder
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-CHROMIUM = __import__("os").environ.get("CHROMIUM", "/usr/bin/chromium")
 NAME = "03_zeroing_grad"
+COURSE = "autograd-lessons"  # nbgrader_config.py's course id
 COMMENT = "Clear .grad inside the loop, before backward(): see step 2."
 NEWS = "official Jupyter news"
 ARTIFACTS = ROOT / "test-artifacts"
-TEST_FLAGS = ["--no-browser", "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=",
-              "--ServerApp.password=", "--allow-root"]
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-@contextlib.contextmanager
-def jupyter_lab(argv: list, env: dict, cwd: Path, log: Path):
-    """A JupyterLab server on loopback; yields its URL."""
-    port = _free_port()
-    with open(log, "w") as out:
-        server = subprocess.Popen([*argv, *TEST_FLAGS, f"--port={port}"], cwd=cwd, env=env,
-                                  stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.time() + 60
-        while True:
-            try:
-                urllib.request.urlopen(f"{url}/api/status", timeout=2)
-                break
-            except OSError:
-                if time.time() > deadline or server.poll() is not None:
-                    pytest.fail("JupyterLab did not start:\n" + log.read_text())
-                time.sleep(0.5)
-        yield url
-    finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
-            server.wait()
 
 
 def start_view(role: str, course: Path, home: Path):
@@ -84,25 +46,6 @@ def start_view(role: str, course: Path, home: Path):
     env = isolated_env(home)
     env.update(changes)
     return jupyter_lab(argv, env, cwd, home / f"{role}.log")
-
-
-def home_with_exchange(home: Path, exchange: Path, student: str | None = None) -> dict:
-    """A person's own Jupyter home, whose nbgrader configuration points at the exchange."""
-    env = isolated_env(home)
-    config = Path(env["JUPYTER_CONFIG_DIR"])
-    config.mkdir(parents=True, exist_ok=True)
-    lines = [f"c.Exchange.root = {str(exchange)!r}"]
-    if student:
-        lines.append(f"c.CourseDirectory.student_id = {student!r}")
-    (config / "nbgrader_config.py").write_text("\n".join(lines) + "\n")
-    return env
-
-
-def autograder(args, root, env):
-    result = subprocess.run([str(BIN / "autograder"), *args], cwd=root, env=env,
-                            capture_output=True, text=True, timeout=900)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
 
 
 @pytest.fixture(scope="module")
@@ -117,7 +60,7 @@ def graded_course(tmp_path_factory, exchange):
     """The instructor's course: lesson 3 generated, released to the exchange, three
     submissions (right, wrong loop, untouched) graded with ``autograder grade``."""
     home = tmp_path_factory.mktemp("instructor")
-    env = home_with_exchange(home, exchange)
+    env = exchange_home(home, exchange, COURSE)
     root = tmp_path_factory.mktemp("course")
     shutil.copy(ROOT / "nbgrader_config.py", root)
     shutil.copytree(ROOT / "source", root / "source", ignore=shutil.ignore_patterns("0[124]_*"))
@@ -141,19 +84,6 @@ def scores(root: Path) -> dict:
     """student → (total score, max score), from the gradebook."""
     with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
         return {s.student.id: (s.score, s.max_score) for s in gb.find_assignment(NAME).submissions}
-
-
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set CHROMIUM)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield chromium
-        chromium.close()
 
 
 @pytest.fixture(scope="module")
@@ -223,22 +153,10 @@ def screenshot(page, name: str) -> None:
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
 
 
-def validate(page) -> str:
-    page.locator(".jp-NotebookPanel-toolbar").get_by_text("Validate", exact=True).click()
-    dialog = page.locator(".jp-Dialog")
-    dialog.wait_for(timeout=120_000)
-    page.wait_for_function(
-        "() => /Success|failed|error/i.test(document.querySelector('.jp-Dialog').innerText)",
-        timeout=120_000)
-    text = dialog.inner_text()
-    page.keyboard.press("Escape")
-    return text
-
-
 def test_students_get_validate_and_assignments_only(browser, student_course, graded_course,
                                                     exchange, tmp_path):
     home = tmp_path / "student"
-    home_with_exchange(home, exchange, student="dave")  # their own Jupyter home and nbgrader config
+    exchange_home(home, exchange, COURSE, student="dave")  # their own Jupyter home and nbgrader config
     with start_view("student", student_course, home) as url:
         page = open_notebook(browser, url, f"{NAME}/{NAME}.ipynb")  # first start: fresh home
         assert instructor_tools(page, url) == {}

@@ -20,7 +20,6 @@ from __future__ import annotations
 import datetime
 import re
 import shutil
-import subprocess
 import textwrap
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -33,32 +32,14 @@ from nbgrader.api import Gradebook
 from nbgrader.utils import parse_utc
 
 import catalogue
-from helpers import BIN, ROOT, fill, isolated_env, nbgrader, read, solutions
+from helpers import ROOT, exchange_home, fill, nbgrader, read, solutions
+from test_class_grading import autograder
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")]
 NAME = "03_zeroing_grad"
 COURSE = "autograd-lessons"  # nbgrader_config.py's course id
 COMMENT = "See step 2: move optimizer.zero_grad() into the loop."
 LATE_POLICY = 'c.LateSubmissionPlugin.penalty_method = "zero"\n'
-
-
-def person(base: Path, name: str, exchange: Path, student: str | None = None, extra: str = "") -> dict:
-    """Someone's own home and Jupyter configuration, pointing at the exchange."""
-    env = isolated_env(base / name)
-    config = Path(env["JUPYTER_CONFIG_DIR"])
-    config.mkdir(parents=True, exist_ok=True)
-    text = f"c.Exchange.root = {str(exchange)!r}\nc.CourseDirectory.course_id = {COURSE!r}\n"
-    if student:  # on a hub this is the user's name
-        text += f"c.CourseDirectory.student_id = {student!r}\n"
-    (config / "nbgrader_config.py").write_text(text + extra)
-    return env
-
-
-def autograder(args, root, env) -> str:
-    result = subprocess.run([str(BIN / "autograder"), *args], cwd=root, env=env,
-                            capture_output=True, text=True, timeout=900)
-    assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
 
 
 def make_course(root: Path, env: dict, policy: str = LATE_POLICY) -> Path:
@@ -105,7 +86,8 @@ def cycle(tmp_path_factory):
     exchange.mkdir()
     exchange.chmod(0o777)
     # every process here is the same OS user, so nbgrader's owner check would warn on each
-    instructor = person(base, "instructor", exchange, extra="c.CollectApp.check_owner = False\n")
+    instructor = exchange_home(base / "instructor", exchange, COURSE,
+                               extra="c.CollectApp.check_owner = False\n")
     course = make_course(base / "course", instructor)
     nbgrader(["release_assignment", NAME], course, instructor)
 
@@ -115,7 +97,7 @@ def cycle(tmp_path_factory):
         e for e in catalogue.TRAIN_LOOP if e.name == "cleared_once_before_loop").source).strip())
     students, stamps = {}, {}
     for name in ("alice", "bob", "carol", "dan"):
-        env = person(base, name, exchange, student=name)
+        env = exchange_home(base / name, exchange, COURSE, student=name)
         students[name] = (Path(env["HOME"]), env)
     each_student(students, "fetch_assignment")
     fetched = read(students["alice"][0] / NAME / f"{NAME}.ipynb")
@@ -218,7 +200,7 @@ def test_autograder_gives_what_plain_nbgrader_gives(cycle):
     "/etc/jupyter), so a late policy (or db_url, timeout) set there is ignored by autograder grade"))
 def test_late_policy_in_the_instructors_own_configuration(cycle):
     """A policy nbgrader applies from the instructor's ~/.jupyter/nbgrader_config.py."""
-    instructor = person(cycle.base, "instructor2", cycle.base / "exchange", extra=LATE_POLICY)
+    instructor = exchange_home(cycle.base / "instructor2", cycle.base / "exchange", COURSE, extra=LATE_POLICY)
     penalties = {}
     for tool in ("nbgrader", "autograder"):
         root = cycle.base / f"home-policy-{tool}"
