@@ -1,5 +1,6 @@
 # Set-up and everyday commands. Each target creates the virtual environment first if needed.
-#   make lab     open the lessons in JupyterLab
+#   make lab     open the lessons in JupyterLab (the students' view)
+#   make instructor  open the course in JupyterLab with formgrader (the instructor's view)
 #   make test    run the whole test suite (what CI runs), browser tests included
 #   make quick   the fast part of the suite (no Jupyter kernels, nbgrader runs or browser)
 #   make release regenerate release/ (and release/<language>/) from source/ with nbgrader
@@ -17,7 +18,7 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # The browser tests drive Debian's Chromium (root installs it on first use).
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: lab test quick release bench
+.PHONY: lab instructor test quick release bench
 
 $(VENV)/.installed: pyproject.toml
 	$(PYTHON) -m venv $(VENV)
@@ -25,8 +26,13 @@ $(VENV)/.installed: pyproject.toml
 	$(BIN)/pip install -e '.[test]'
 	touch $@
 
+# Both views are started by lessons/lab.py (the browser tests start them the same way);
+# Binder gets the students' view through the `start` script.
 lab: $(VENV)/.installed
-	$(BIN)/jupyter lab --ServerApp.root_dir=release $(ROOT_FLAG)
+	$(BIN)/python -m lessons.lab $(ROOT_FLAG)
+
+instructor: $(VENV)/.installed
+	$(BIN)/python -m lessons.lab --instructor $(ROOT_FLAG)
 
 $(CHROMIUM):
 	apt-get update -qq && apt-get install -y -qq chromium

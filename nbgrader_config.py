@@ -69,3 +69,7 @@ c.Autograde.pre_convert_hook = "autograder.instructor.hooks.quarantine_unsafe_fi
 # On a machine that cannot sandbox kernels, an instructor may turn the sandbox off here
 # (students' code can then read and change what this user can):
 # c.JudgedExecute.sandbox = False
+
+# `nbgrader export` writes grades.csv (nbgrader's columns) and grades_by_cell.csv: every
+# cell's automatic, manual and final score and the comment given in formgrader.
+c.ExportApp.plugin_class = "autograder.instructor.export.CellCsvExportPlugin"

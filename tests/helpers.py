@@ -71,3 +71,17 @@ def solutions(source_nb) -> dict:
 def source_notebooks() -> dict:
     """Each lesson's source notebook by name, e.g. ``"03_zeroing_grad"``."""
     return {p.stem: read(p) for p in sorted((ROOT / "source").glob("*/*.ipynb"))}
+
+
+def exchange_home(home: Path, exchange: Path, course_id: str, student: str | None = None,
+                  extra: str = "") -> dict:
+    """``isolated_env`` of someone whose own nbgrader configuration points at an nbgrader
+    exchange folder, as on a JupyterHub (where ``student`` would be their user name)."""
+    env = isolated_env(home)
+    config = Path(env["JUPYTER_CONFIG_DIR"])
+    config.mkdir(parents=True, exist_ok=True)
+    text = f"c.Exchange.root = {str(exchange)!r}\nc.CourseDirectory.course_id = {course_id!r}\n"
+    if student:
+        text += f"c.CourseDirectory.student_id = {student!r}\n"
+    (config / "nbgrader_config.py").write_text(text + extra)
+    return env

@@ -10,6 +10,9 @@ import html
 from pathlib import Path
 
 from .. import messages
+from . import files
+
+FEEDBACK_RECORDS = ("timestamp.txt", "submission_secret.txt")  # nbgrader's, kept beside feedback
 
 MISSING = "missing"
 # what nbgrader's log says → the reason's key
@@ -67,3 +70,9 @@ def zero_submission(db_url: str, coursedir, assignment: str, student: str, reaso
             (folder / f"{notebook.name}.html").write_text(
                 f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{title}</title></head>"
                 f"<body><h1>{title}</h1><p>{html.escape(text)}</p><p>{score}</p></body></html>")
+            # `nbgrader release_feedback` reads these beside every feedback file (and stops
+            # for the whole class if they are missing); nbgrader's feedback copies them too
+            submitted = Path(coursedir.format_path(coursedir.submitted_directory, student, assignment))
+            for name in FEEDBACK_RECORDS:
+                (folder / name).unlink(missing_ok=True)
+            files.copy_regular(submitted, folder, skip=lambda name: name not in FEEDBACK_RECORDS, max_bytes=2 ** 16)

@@ -37,9 +37,19 @@ def sqlite_with_timeout(db_url: str) -> str:
 
 
 def course_config(root: Path, db_url: str | None = None, timeout: int | None = None, sandbox: bool = True):
-    from traitlets.config.loader import PyFileConfigLoader
+    """The configuration nbgrader itself would use in ``root``: every ``nbgrader_config.py`` on
+    Jupyter's config path (system, environment, the instructor's ~/.jupyter: the nearer wins),
+    then the course's own, which wins over all of them."""
+    from jupyter_core.paths import jupyter_config_path
+    from traitlets.config import Config
+    from traitlets.config.loader import ConfigFileNotFound, PyFileConfigLoader
 
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(root)).load_config()
+    config = Config()
+    for folder in [*reversed(jupyter_config_path()), str(root)]:
+        try:
+            config.merge(PyFileConfigLoader("nbgrader_config.py", path=folder).load_config())
+        except ConfigFileNotFound:
+            continue
     config.CourseDirectory.root = str(root)
     if db_url:
         config.CourseDirectory.db_url = db_url

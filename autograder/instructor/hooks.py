@@ -6,8 +6,9 @@
   itself, never its target) to ``autograder-logs/<assignment>/quarantine/<student>/``:
   nothing is lost, nothing is followed.
 * ``feedback_only`` (after generating feedback): nbgrader copies every other file of the
-  autograded folder into the student's feedback. Feedback holds the feedback pages
-  only; anything else is removed.
+  autograded folder into the student's feedback. Feedback holds the feedback pages and
+  nbgrader's own records of the submission (its timestamp and secret, which
+  ``release_feedback`` reads); anything else is removed.
 
 Both are set in ``nbgrader_config.py``, so plain nbgrader runs them too.
 """
@@ -18,6 +19,7 @@ import stat
 from pathlib import Path
 
 from . import files
+from .failures import FEEDBACK_RECORDS
 
 
 def _submission(notebooks: list) -> Path | None:
@@ -60,7 +62,8 @@ def feedback_only(assignment: str, student: str, notebooks: list) -> list:
         for name in names + dirs:
             path = Path(here) / name
             mode = path.lstat().st_mode
-            keep = stat.S_ISREG(mode) and Path(here) == feedback and name.endswith(".html")
+            keep = stat.S_ISREG(mode) and Path(here) == feedback and (
+                name.endswith(".html") or name in FEEDBACK_RECORDS) and path.lstat().st_size <= 2 ** 16
             if stat.S_ISDIR(mode):
                 if not any(path.iterdir()):
                     path.rmdir()

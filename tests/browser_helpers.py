@@ -1,0 +1,78 @@
+"""What the browser tests share: a JupyterLab server on loopback, Debian's Chromium driven by
+Playwright, and nbgrader's Validate button."""
+from __future__ import annotations
+
+import contextlib
+import os
+import socket
+import subprocess
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
+# a server only the test reaches: loopback, no token, no browser of its own
+SERVER_FLAGS = ["--no-browser", "--ServerApp.ip=127.0.0.1", "--IdentityProvider.token=",
+                "--ServerApp.password=", "--allow-root"]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@contextlib.contextmanager
+def jupyter_lab(argv: list, env: dict, cwd: Path, log: Path):
+    """``argv`` (a ``jupyter lab`` command) serving on a free loopback port; yields its URL."""
+    port = free_port()
+    with open(log, "w") as out:
+        server = subprocess.Popen([*argv, *SERVER_FLAGS, f"--port={port}"], cwd=cwd, env=env,
+                                  stdout=out, stderr=subprocess.STDOUT)
+    url = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.time() + 60
+        while True:
+            try:
+                urllib.request.urlopen(f"{url}/api/status", timeout=2)
+                break
+            except OSError:
+                if time.time() > deadline or server.poll() is not None:
+                    pytest.fail("JupyterLab did not start:\n" + log.read_text())
+                time.sleep(0.5)
+        yield url
+    finally:
+        server.terminate()
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            server.kill()
+            server.wait()
+
+
+@pytest.fixture(scope="module")
+def browser():
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set CHROMIUM)")
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as p:
+        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
+            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        yield chromium
+        chromium.close()
+
+
+def validate(page) -> str:
+    """Press nbgrader's Validate button on the open notebook; the report it shows."""
+    page.locator(".jp-NotebookPanel-toolbar").get_by_text("Validate", exact=True).click()
+    dialog = page.locator(".jp-Dialog")
+    dialog.wait_for(timeout=120_000)
+    page.wait_for_function(
+        "() => /Success|failed|error/i.test(document.querySelector('.jp-Dialog').innerText)",
+        timeout=120_000)
+    text = dialog.inner_text()
+    page.keyboard.press("Escape")
+    return text
