@@ -129,7 +129,9 @@ def release_languages(root: Path = ROOT, languages: list | None = None) -> list:
     for lang in languages or available()[1:]:
         with tempfile.TemporaryDirectory() as scratch:
             course = build_course(lang, Path(scratch) / "course", root)
-            env = {**os.environ, "HOME": scratch, "JUPYTER_CONFIG_DIR": f"{scratch}/jupyter",
+            bin_dir = str(Path(sys.executable).parent)  # nbgrader runs alembic from the same environment
+            env = {**os.environ, "PATH": bin_dir + os.pathsep + os.environ.get("PATH", ""),
+                   "HOME": scratch, "JUPYTER_CONFIG_DIR": f"{scratch}/jupyter",
                    "JUPYTER_DATA_DIR": f"{scratch}/jupyter", "NBGRADER_DB_URL": f"sqlite:///{scratch}/gradebook.db"}
             nbgrader = str(Path(sys.executable).parent / "nbgrader")
             for assignment in ASSIGNMENTS:

@@ -38,7 +38,7 @@ def _conclude(verdict: Verdict, what: str, cases: str) -> None:
     __tracebackhide__ = True
     if not verdict.ok:
         raise AssertionError(verdict.message)
-    print(messages.text("general.passed", what=f"{what} ({cases})"))
+    print(messages.text("general.passed", what=what, cases=messages.text(f"general.cases_{cases}")))
 
 
 def _function_check(function: str, student, cases: str) -> None:

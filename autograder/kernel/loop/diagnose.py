@@ -88,7 +88,7 @@ def describe(batches: Counter) -> str:
         key = "general.batch_list" if len(numbered) == 1 else "general.batches_list"
         label = messages.text(key, batches=messages.text("general.and").join(names))
         if len(counts) == 1 and counts != {1.0} and next(iter(counts)) > 1:
-            label = messages.text("general.times", n=f"{next(iter(counts)):g}") + label
+            label = messages.text("general.multiple", n=f"{next(iter(counts)):g}", label=label)
         parts.append(label)
     return messages.text("general.and").join(parts)
 
@@ -178,7 +178,7 @@ def _clear_between(trace: Trace, step) -> str:
     """Where the gradients were cleared after the last backward before ``step``."""
     for clear in reversed(trace.clears):
         if clear.after_backward == step.backwards_before and clear.after_backward > 0:
-            return " (" + locations.describe(clear.location) + ")"
+            return messages.text("loop.clear_where", where=locations.describe(clear.location))
     return ""
 
 
