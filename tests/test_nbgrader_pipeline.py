@@ -33,7 +33,7 @@ ASSIGNMENTS = {
                         "weighted_grad": _wrong(catalogue_lessons.LESSON2, "ones_instead_of_v")},
                     {"derivative_tests": 2, "weighted_grad_tests": 2},
                     ["did not compute the derivative", "weights each output"]),
-    "03_zeroing_grad": (15, {"train_loop": _wrong(catalogue.TRAIN_LOOP, "cleared_once_before_loop"),
+    "03_zeroing_grad": (17, {"train_loop": _wrong(catalogue.TRAIN_LOOP, "cleared_once_before_loop"),
                              "train_accumulate": _wrong(catalogue.TRAIN_ACCUMULATE, "unscaled")},
                         {"train_loop_tests": 4, "train_accumulate_tests": 3},
                         ["cleared only once", "line 7", "4× too large"]),

@@ -41,7 +41,7 @@ def test_progress_reports_every_check_and_caches(workdir):
     ok, message = status[("03_zeroing_grad", "train_loop_tests")]
     assert not ok and "never cleared" in message
     assert not status[("02_backward", "derivative_tests")][0]
-    assert report.score == (8 + 15 - 4, 43)
+    assert report.score == (8 + 17 - 4, 45)
     assert "never cleared" in report._repr_html_() and "✓" in str(report)
 
     again = lessons.progress(workdir)
@@ -50,7 +50,7 @@ def test_progress_reports_every_check_and_caches(workdir):
     _solve(workdir, "04_no_grad")
     third = lessons.progress(workdir)
     assert third.ran == ["04_no_grad"]
-    assert third.score == (8 + 15 - 4 + 11, 43)
+    assert third.score == (8 + 17 - 4 + 11, 45)
 
 
 def test_progress_says_which_notebooks_are_missing(tmp_path, monkeypatch):

@@ -62,8 +62,9 @@ def feedback_only(assignment: str, student: str, notebooks: list) -> list:
         for name in names + dirs:
             path = Path(here) / name
             mode = path.lstat().st_mode
-            keep = stat.S_ISREG(mode) and Path(here) == feedback and (
-                name.endswith(".html") or name in FEEDBACK_RECORDS) and path.lstat().st_size <= 2 ** 16
+            page = name.endswith(".html")
+            record = name in FEEDBACK_RECORDS and path.lstat().st_size <= 2 ** 16
+            keep = stat.S_ISREG(mode) and Path(here) == feedback and (page or record)
             if stat.S_ISDIR(mode):
                 if not any(path.iterdir()):
                     path.rmdir()
