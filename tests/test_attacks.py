@@ -167,8 +167,12 @@ def differences(before: dict, after: dict) -> list:
     return out
 
 
-def snapshot(root: Path, home: Path) -> dict:
+SHARED = ("/tmp", "/dev/shm", "/var/tmp")  # the machine's own temporary folders
+
+
+def snapshot(root: Path, home: Path, marker: str) -> dict:
     return {
+        "machine": {str(p): ("file",) for folder in SHARED for p in Path(folder).glob(f"zz-attack-*-{marker}")},
         "course": file_state(root, skip=GRADER_OUTPUT),
         "home": file_state(home, skip={"zz-instructor.sock"}),
         "site-packages": file_state(SITE, skip={"__pycache__"}, deep=False),
@@ -187,6 +191,9 @@ def remove_attack_leftovers() -> None:
             if "# zz-attack:" in text:
                 path.write_text("".join(line for line in text.splitlines(keepends=True)
                                         if "# zz-attack:" not in line))
+    for folder in SHARED:
+        for path in Path(folder).glob("zz-attack-*"):
+            path.unlink()
 
 
 # -- the instructor's own sockets, which no attacker may reach ---------------------------------
@@ -263,7 +270,7 @@ class Run:
 
 
 WRITES = ("wrote ", "deleted ", "link ", "startup file in ")  # how attacks say they changed a path
-PLACES = {"course": None, "home": None, "site-packages": SITE, "lesson packages": ROOT}
+PLACES = {"course": None, "home": None, "site-packages": SITE, "lesson packages": ROOT, "machine": Path("/")}
 
 
 def grader_env(home: Path) -> dict:
@@ -317,6 +324,8 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
     values = {"MARKER": marker, "ROOT": root, "HOME": home, "SITE": SITE, "PKG": ROOT}
     for attack in attacks:
         submissions[attack.student] = fill(release, cell_sources(attack, honest_answers(), values))
+        if attack.edit:
+            submissions[attack.student] = attack.edit(submissions[attack.student])
     for student, nb in submissions.items():
         target = root / "submitted" / student / NAME
         target.mkdir(parents=True)
@@ -326,7 +335,7 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
             attack.files(root / "submitted" / attack.student / NAME, {"root": root, "home": home})
 
     listener = Listener(home / "zz-instructor.sock", f"zz-instructor-{marker}")
-    before = snapshot(root, home)
+    before = snapshot(root, home, marker)
     result = folder / "wrapper.json"
     budget = BUDGET.get(run, 240)
     try:
@@ -335,7 +344,7 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
                         "--timeout", "10"], cwd=root, env=env, timeout=budget + 120, check=True)
     finally:
         listener.close()
-    after = snapshot(root, home)
+    after = snapshot(root, home, marker)
     wrapper = json.loads(result.read_text())
     output = Path(f"{result}.out").read_text() + Path(f"{result}.err").read_text()
     graded = Run(run, attacks, root, home, canary, wrapper, output, heard=listener.heard)
@@ -465,6 +474,8 @@ def test_attack_costs_exactly_its_wrong_answers(graded, attack):
     scores = run.scores.get(attack.student)
     assert scores is not None, f"{attack.name}: the attacker was never graded (run '{run.name}': " \
                                f"{_run_state(run)})"
+    assert set(scores) == set(POINTS) and all((scores[c] or 0) <= POINTS[c] for c in POINTS), (
+        f"{attack.name} broke 'the instructor's cells and points count': scores {scores}")
     lost = {cell for cell, score in scores.items() if (score or 0) < POINTS[cell]}
     gained = set(attack.lost) - lost
     collateral = lost - set(attack.lost)
@@ -602,7 +613,7 @@ def test_catalogue_is_consistent():
     for attack in ATTACKS:
         assert set(attack.cells) <= set(honest), attack.name
         assert set(attack.lost) <= set(POINTS), attack.name
-        assert attack.cells or attack.files, attack.name
+        assert attack.cells or attack.files or attack.edit, attack.name
         assert len(short_tag(attack)) <= 15 and BY_NAME[attack.name] is attack
         for grade_id, source in cell_sources(attack, honest, values).items():
             ast.parse(source, f"{attack.name}:{grade_id}")
