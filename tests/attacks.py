@@ -72,10 +72,11 @@ class Attack:
     files: Callable | None = None  # files(folder, paths): extra things put into the submitted folder
     edit: Callable | None = None  # edit(notebook) -> notebook: changes beyond the answer cells
     marks: tuple = ()  # substrings of the cmdline of processes it starts (beside zz-attack:<name>)
+    student_id: str = ""  # its student id, when the order of grading matters (ids are graded sorted)
 
     @property
     def student(self) -> str:
-        return "atk_" + self.name
+        return self.student_id or "atk_" + self.name
 
 
 # -- helpers every attacked cell gets (defined first in the cell; they only define names) ---
@@ -470,14 +471,15 @@ for _zz_cls in (_zz_torch.Tensor, _zz_torch._C.TensorBase):
     Attack("poisons_sys_modules", "hooks",
            {"fit_line": WRONG_FIT + '''
 import types as _zz_types
-_zz_fake = _zz_types.ModuleType("autograder.checks")
-_zz_fake.__dict__.update({k: v for k, v in vars(_zz_sys.modules["autograder.checks"]).items()
+_zz_module_name = check_fit_line.__module__  # wherever the checks live
+_zz_fake = _zz_types.ModuleType(_zz_module_name)
+_zz_fake.__dict__.update({k: v for k, v in vars(_zz_sys.modules[_zz_module_name]).items()
                           if k not in ("__name__", "__spec__", "__loader__")})
 _zz_fake.check_fit_line = lambda *a, **k: None
-_zz_sys.modules["autograder.checks"] = _zz_fake
+_zz_sys.modules[_zz_module_name] = _zz_fake
 check_fit_line = _zz_fake.check_fit_line
 '''},
-           FIT, "a fake autograder.checks in sys.modules (so re-importing the checks finds the "
+           FIT, "a fake of the checks' module in sys.modules (so re-importing the checks finds the "
            "no-op too): no judge record: 0"),
     Attack("profile_patches_only_during_check", "hooks",
            {"train_loop": '''
@@ -650,13 +652,14 @@ check_train_loop = lambda *a, **k: None
            "in every namespace that holds it: 0"),
     Attack("thread_checks_a_correct_loop", "judge",
            {"train_loop": GOOD_LOOP + WRONG_LOOP + '''
+_zz_check = check_train_loop
 def _zz_racer():
     import time
     while not _zz_main_in("check_train" + "_loop"):
         time.sleep(0.002)
     for cases in ("visible", "hidden"):
         try:
-            _zz_sys.modules["autograder.checks"].check_train_loop(_zz_good, cases=cases)
+            _zz_sys.modules[_zz_check.__module__].check_train_loop(_zz_good, cases=cases)
         except BaseException:
             pass
 _zz_background(_zz_racer)
@@ -1318,9 +1321,10 @@ def _zz_hijack():
                 pass
         time.sleep(0.1)
 _zz_background(_zz_hijack)
-'''},
+''', "fit_line": HONEST + "import time as _zz_time\n_zz_time.sleep(6)  # more time for the thread\n"},
            NOTHING, "other kernels' connection files cannot be read and their ports cannot be reached "
-           "(ZeroMQ connects from C, past any Python audit hook), so no code runs in a classmate's kernel"),
+           "(ZeroMQ connects from C, past any Python audit hook), so no code runs in a classmate's kernel",
+           student_id="yves"),  # graded after carol, beside zoe
     Attack("eats_memory", "processes",
            {"fit_line": HONEST + '''
 _zz_hoard = []
@@ -1432,19 +1436,30 @@ if _zz_killed:
            "it sees none; grading completes"),
     Attack("crashes_fork_server", "kill",
            {"quick_check_answers": HONEST + '''
-import socket as _zz_socket
-for _zz_path in (_zz_os.environ.get("AUTOGRADER_FORKSERVER", ""),):
+import socket as _zz_socket, stat as _zz_stat, tempfile as _zz_tempfile
+_zz_socks = {_zz_os.environ.get("AUTOGRADER_FORKSERVER", "")}
+for _zz_top in sorted({_zz_HOME, _zz_tempfile.gettempdir()}):
+    for _zz_dirpath, _zz_dirs, _zz_names in _zz_os.walk(_zz_top):
+        for _zz_n in _zz_names:
+            _zz_p = _zz_os.path.join(_zz_dirpath, _zz_n)
+            try:
+                if _zz_stat.S_ISSOCK(_zz_os.lstat(_zz_p).st_mode) and not _zz_n.startswith("zz-"):
+                    _zz_socks.add(_zz_p)
+            except OSError:
+                pass
+for _zz_path in sorted(_zz_socks):
     try:
         if _zz_path:
             _zz_s = _zz_socket.socket(_zz_socket.AF_UNIX, _zz_socket.SOCK_STREAM)
             _zz_s.connect(_zz_path)
             _zz_s.sendall(b"not json\\n")
             _zz_s.close()
-            _zz_reached("sent garbage to the fork server " + _zz_path)
+            _zz_reached("sent garbage to the grader's socket " + _zz_path)
     except Exception:
         pass
 '''},
-           NOTHING, "the fork server's socket is out of reach (and a bad request would not stop it)"),
+           NOTHING, "the grader's sockets (the fork server's) are out of reach (and a bad request "
+           "would not stop them)"),
 ]
 
 ATTACKS = HOOKS + JUDGE + FILES + PROCESSES + DISRUPTIVE + KILL

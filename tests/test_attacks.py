@@ -5,7 +5,11 @@ Every run is graded inside a small wrapper process that is a child subreaper: wh
 grading run starts and leaves behind (a daemon that called setsid, a double fork) ends up as
 its child, so it can list, then kill, every process that outlived grading. The same classmates
 graded alone (``baseline``) give the scores that must not move, and the files the grader itself
-writes in the instructor's HOME.
+writes in the instructor's HOME. Files are compared before and after each run in the course
+(outside the grader's own output folders), the instructor's HOME, site-packages, the lesson
+packages on disk and the machine's /tmp, /dev/shm and /var/tmp; a change is blamed on the
+attack whose name it carries or that said it wrote there, else on every attack that reached
+something. Whatever an attack managed to write outside its tmp course is undone after its run.
 
 Secrets that must never reach an attacker's feedback: a variable in the grader's environment,
 an argument on the command line of the process that runs the grader, a file in the
