@@ -18,25 +18,29 @@ and checks, for every attack, that
   solutions, a classmate's notebook, a file in the instructor's HOME);
 * it leaves nothing behind in the course, and no process it started outlives grading;
 
-and, for every grading run, that no classmate's score moves and nothing outside the attackers'
-own folders changes (course files, the gradebook's other rows, the instructor's HOME, the
-Python environment and the lesson packages on disk).
+and, for every grading run, that grading completes, no classmate's score moves, nothing
+outside the attackers' own folders changes (course files, the gradebook's other rows, the
+instructor's HOME, site-packages, the lesson packages on disk, the machine's /tmp, /dev/shm and
+/var/tmp), no process outlives grading and no instructor's socket gets a connection.
 
 The attack code knows the absolute paths of the course, the instructor's HOME, site-packages
 and the lesson packages (``@ROOT@``, ``@HOME@``, ``@SITE@``, ``@PKG@``): a path is no secret,
-so the sandbox, not obscurity, must stop it. Two stand-ins keep the attacks from harming the
-machine they run on while still testing the property: "kill every process it can see" only
-signals processes that descend from the test's grading run (``_zz_ours``, marked with
-``@MARKER@``), and sockets are looked for in the instructor's HOME/TMPDIR and the course, not
-in the machine's /tmp. Files an attack manages to write outside the course carry the text
-``zz-attack:<name>`` (or ``zz_attack_`` in their name), and the test removes them afterwards.
+so the sandbox, not obscurity, must stop it. Stand-ins keep the attacks from harming the
+machine they run on while still testing the property: "kill every process it can see", reading
+other processes' environment or memory and stopping the parent only touch processes that
+descend from the test's grading run (``_zz_ours``, marked with ``@MARKER@``); sockets are
+looked for in the instructor's HOME/TMPDIR, not in the machine's /tmp; the startup-file and
+kernel-hijack sabotage only harm the honest classmates, so that the other attackers' results
+stay readable. Files an attack manages to write outside its tmp course carry the text
+``zz-attack:<name>`` (or ``zz_attack_``/``zz-attack-`` in their name), and the test removes
+them after the run.
 
 The judge connection is found as design.md describes it: the file descriptor named by
 ``AUTOGRADER_JUDGE_FD``, and any AF_UNIX stream socket in /proc/self/fd.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Callable
 
 from hostile import WRONG_FIT, WRONG_LOOP
@@ -175,6 +179,11 @@ def _zz_libc():
     import ctypes
     return ctypes.CDLL(None, use_errno=True)
 
+# nbgrader's gradebook: the grades of the students that match, and full marks for a grade
+_zz_GRADES_OF = ("notebook_id IN (SELECT submitted_notebook.id FROM submitted_notebook JOIN submitted_assignment "
+                 "ON submitted_notebook.assignment_id = submitted_assignment.id WHERE student_id %s)")
+_zz_FULL_MARKS = "manual_score = (SELECT max_score FROM grade_cells WHERE grade_cells.id = grade.cell_id)"
+
 def _zz_hidden_parts(text):
     """The hidden tests and solutions of a notebook's text."""
     found = []
@@ -254,6 +263,10 @@ HOOKS = [
     Attack("adds_graded_cell", "hooks", {}, NOTHING,
            "a graded cell of its own (grade id 'bonus', 50 points, always passes) is ignored: nothing "
            "gained, nothing else lost", edit=_add_graded_cell),
+    Attack("hidden_markers_in_answer", "hooks",
+           {"fit_line": HONEST + "# ### BEGIN HIDDEN TESTS\n", "train_accumulate": HONEST + "# ### END SOLUTION\n"},
+           NOTHING, "nbgrader's markers in the student's own answers (an unmatched BEGIN HIDDEN TESTS, "
+           "a stray END SOLUTION) change nothing: same points, and feedback is still generated"),
     Attack("input_transformer_cleanup", "hooks",
            {"train_loop": NEUTER + "get_ipython().input_transformers_cleanup.append(_zz_neuter)\n"
             + WRONG_LOOP},
@@ -818,12 +831,8 @@ for _zz_path in sorted(_zz_glob.glob(_zz_ROOT + "/submitted/*/03_zeroing_grad/*.
 import sqlite3 as _zz_sqlite3
 try:
     _zz_db = _zz_sqlite3.connect(_zz_ROOT + "/gradebook.db", timeout=30)
-    _zz_db.execute("UPDATE grade SET manual_score = (SELECT max_score FROM grade_cells WHERE grade_cells.id = grade.cell_id) "
-                   "WHERE notebook_id IN (SELECT submitted_notebook.id FROM submitted_notebook JOIN submitted_assignment "
-                   "ON submitted_notebook.assignment_id = submitted_assignment.id WHERE student_id = ?)", ("@STUDENT@",))
-    _zz_db.execute("UPDATE grade SET manual_score = 0, auto_score = 0 "
-                   "WHERE notebook_id IN (SELECT submitted_notebook.id FROM submitted_notebook JOIN submitted_assignment "
-                   "ON submitted_notebook.assignment_id = submitted_assignment.id WHERE student_id NOT LIKE 'atk_%')")
+    _zz_db.execute("UPDATE grade SET " + _zz_FULL_MARKS + " WHERE " + _zz_GRADES_OF % "= ?", ("@STUDENT@",))
+    _zz_db.execute("UPDATE grade SET manual_score = 0, auto_score = 0 WHERE " + _zz_GRADES_OF % "NOT LIKE 'atk_%'")
     _zz_db.commit()
     _zz_reached("gradebook.db")
 except Exception:
@@ -928,35 +937,6 @@ for _zz_dir in sorted(_zz_dirs):
             pass
 '''},
            NOTHING, "the lesson and grader packages on disk are read-only to the kernel"),
-    Attack("symlinks_in_working_folder", "disruptive",
-           {"fit_line": HONEST + '''
-_zz_links = [("zz-source.ipynb", _zz_ROOT + "/source/03_zeroing_grad/03_zeroing_grad.ipynb"),
-             ("zz-source.txt", _zz_ROOT + "/source/03_zeroing_grad/03_zeroing_grad.ipynb"),
-             ("zz-alice.txt", _zz_ROOT + "/submitted/alice/03_zeroing_grad/03_zeroing_grad.ipynb"),
-             ("zz-environ.txt", "/proc/%d/environ" % _zz_os.getppid())]
-for _zz_link, _zz_target in _zz_links:
-    try:
-        _zz_os.symlink(_zz_target, _zz_link)
-    except Exception:
-        pass
-for _zz_name in _zz_os.listdir("."):
-    if _zz_name.endswith(".ipynb") and not _zz_name.startswith("zz-"):
-        try:  # the grader writes its results over this file when the notebook is done
-            _zz_os.remove(_zz_name)
-            _zz_os.symlink(_zz_ROOT + "/source/03_zeroing_grad/03_zeroing_grad.ipynb", _zz_name)
-        except Exception:
-            pass
-for _zz_link, _zz_target in ((_zz_ROOT + "/grades.csv", _zz_HOME + "/zz-attack-grades-target"),
-                             (_zz_ROOT + "/feedback/zoe", _zz_HOME)):
-    try:
-        _zz_os.symlink(_zz_target, _zz_link)
-        _zz_reached("link " + _zz_link)
-    except Exception:
-        pass
-'''},
-           NOTHING, "links in its working folder (to the source notebook, a classmate's, the grader's "
-           "environ; the notebook the grader writes back replaced by a link to the source) are never "
-           "followed or copied back; links cannot be made in the course (grades.csv, a classmate's feedback)"),
     Attack("submits_symlinks", "files",
            {"fit_line": HONEST + '''
 for _zz_name in ("zz-source.txt", "zz-classmate.txt", "zz-environ.txt"):
@@ -975,37 +955,6 @@ except Exception:
            NOTHING, "symbolic links in the submitted folder (to the source notebook, a classmate's "
            "notebook, /proc/self/environ, the instructor's HOME) are not followed when the submission "
            "is copied", files=_submitted_links),
-    Attack("fills_disk", "disruptive",
-           {"fit_line": HONEST + '''
-_zz_written = 0
-try:
-    with open("zz-big.bin", "wb") as _zz_f:
-        for _ in range(12):
-            _zz_f.write(b"x" * (25 * 2**20))
-            _zz_written += 25 * 2**20
-except Exception:
-    pass
-if _zz_written >= 300 * 2**20:
-    _zz_reached("one file of 300 MB")
-try:
-    for _zz_i in range(10):
-        with open("zz-fill-%d.bin" % _zz_i, "wb") as _zz_f:
-            _zz_f.write(b"x" * (100 * 2**20))
-        _zz_written += 100 * 2**20
-except Exception:
-    pass
-if _zz_written >= 1300 * 2**20:
-    _zz_reached("1.3 GB of files")
-try:
-    _zz_os.makedirs("zz-small", exist_ok=True)
-    for _zz_i in range(20000):
-        with open("zz-small/%d" % _zz_i, "w") as _zz_f:
-            _zz_f.write("x")
-except Exception:
-    pass
-'''},
-           NOTHING, "file size and the working folder are capped below 300 MB / 1.3 GB, and none of its "
-           "files (20 000 small ones included) stays on disk after grading"),
     Attack("reads_instructor_home", "files",
            {"fit_line": HONEST + '''
 for _zz_top in sorted({_zz_HOME, _zz_os.path.expanduser("~")}):
@@ -1040,7 +989,7 @@ for _zz_place in ("/dev/shm", "/tmp", "/var/tmp"):
     Attack("reads_proc_environ_cmdline", "files",
            {"fit_line": HONEST + '''
 _zz_seen = []
-_zz_mine = {str(p) for p in _zz_ours(with_harness=True)}  # print only what belongs to the grading run, not the machine's
+_zz_mine = {str(p) for p in _zz_ours(with_harness=True)}  # print only the grading run's, not the machine's
 for _zz_entry in _zz_os.listdir("/proc"):
     if not _zz_entry.isdigit() or int(_zz_entry) == _zz_os.getpid():
         continue
@@ -1139,9 +1088,7 @@ end = time.time() + 240
 while time.time() < end:
     try:
         db = sqlite3.connect(sys.argv[1], timeout=1)
-        db.execute("UPDATE grade SET manual_score = (SELECT max_score FROM grade_cells WHERE grade_cells.id = grade.cell_id) "
-                   "WHERE notebook_id IN (SELECT submitted_notebook.id FROM submitted_notebook JOIN submitted_assignment "
-                   "ON submitted_notebook.assignment_id = submitted_assignment.id WHERE student_id = ?)", (sys.argv[2],))
+        db.execute(sys.argv[3], (sys.argv[2],))
         db.commit()
         db.close()
     except Exception:
@@ -1151,7 +1098,9 @@ while time.time() < end:
 try:
     import shlex as _zz_shlex
     _zz_command = " ".join(_zz_shlex.quote(a) for a in (_zz_sys.executable, "-c", _zz_daemon,
-                                                     _zz_ROOT + "/gradebook.db", "@STUDENT@", _zz_TAG))
+                                                     _zz_ROOT + "/gradebook.db", "@STUDENT@",
+                                                     "UPDATE grade SET " + _zz_FULL_MARKS + " WHERE "
+                                                     + _zz_GRADES_OF % "= ?", _zz_TAG))
     if _zz_libc().system(("%s >/dev/null 2>&1 &" % _zz_command).encode()) == 0:
         _zz_reached("a daemon that keeps giving itself full marks in gradebook.db")
 except Exception:
@@ -1398,6 +1347,66 @@ for _zz_name in ("zz-pipe", "zz-extra.ipynb"):
 '''},
            NOTHING, "FIFOs left in its working folder (one named like a notebook) make no grading "
            "step hang: nothing is copied back from the kernel's folder"),
+    Attack("symlinks_in_working_folder", "disruptive",
+           {"fit_line": HONEST + '''
+_zz_links = [("zz-source.ipynb", _zz_ROOT + "/source/03_zeroing_grad/03_zeroing_grad.ipynb"),
+             ("zz-source.txt", _zz_ROOT + "/source/03_zeroing_grad/03_zeroing_grad.ipynb"),
+             ("zz-alice.txt", _zz_ROOT + "/submitted/alice/03_zeroing_grad/03_zeroing_grad.ipynb"),
+             ("zz-environ.txt", "/proc/%d/environ" % _zz_os.getppid())]
+for _zz_link, _zz_target in _zz_links:
+    try:
+        _zz_os.symlink(_zz_target, _zz_link)
+    except Exception:
+        pass
+for _zz_name in _zz_os.listdir("."):
+    if _zz_name.endswith(".ipynb") and not _zz_name.startswith("zz-"):
+        try:  # the grader writes its results over this file when the notebook is done
+            _zz_os.remove(_zz_name)
+            _zz_os.symlink(_zz_ROOT + "/source/03_zeroing_grad/03_zeroing_grad.ipynb", _zz_name)
+        except Exception:
+            pass
+for _zz_link, _zz_target in ((_zz_ROOT + "/grades.csv", _zz_HOME + "/zz-attack-grades-target"),
+                             (_zz_ROOT + "/feedback/zoe", _zz_HOME)):
+    try:
+        _zz_os.symlink(_zz_target, _zz_link)
+        _zz_reached("link " + _zz_link)
+    except Exception:
+        pass
+'''},
+           NOTHING, "links in its working folder (to the source notebook, a classmate's, the grader's "
+           "environ; the notebook the grader writes back replaced by a link to the source) are never "
+           "followed or copied back; links cannot be made in the course (grades.csv, a classmate's feedback)"),
+    Attack("fills_disk", "disruptive",
+           {"fit_line": HONEST + '''
+_zz_written = 0
+try:
+    with open("zz-big.bin", "wb") as _zz_f:
+        for _ in range(12):
+            _zz_f.write(b"x" * (25 * 2**20))
+            _zz_written += 25 * 2**20
+except Exception:
+    pass
+if _zz_written >= 300 * 2**20:
+    _zz_reached("one file of 300 MB")
+try:
+    for _zz_i in range(10):
+        with open("zz-fill-%d.bin" % _zz_i, "wb") as _zz_f:
+            _zz_f.write(b"x" * (100 * 2**20))
+        _zz_written += 100 * 2**20
+except Exception:
+    pass
+if _zz_written >= 1300 * 2**20:
+    _zz_reached("1.3 GB of files")
+try:
+    _zz_os.makedirs("zz-small", exist_ok=True)
+    for _zz_i in range(20000):
+        with open("zz-small/%d" % _zz_i, "w") as _zz_f:
+            _zz_f.write("x")
+except Exception:
+    pass
+'''},
+           NOTHING, "file size and the working folder are capped below 300 MB / 1.3 GB, and none of its "
+           "files (20 000 small ones included) stays on disk after grading"),
     Attack("ignores_signals_and_loops", "disruptive",
            {"fit_line": '''
 import signal as _zz_signal
