@@ -1336,7 +1336,8 @@ def _zz_stopper():
         time.sleep(0.2)
 _zz_background(_zz_stopper)
 '''},
-           NOTHING, "other students' kernels are invisible and cannot be signalled"),
+           NOTHING, "other students' kernels are invisible and cannot be signalled",
+           student_id="xavier"),  # graded after carol, beside zoe
     Attack("fifo_in_working_folder", "disruptive",
            {"fit_line": HONEST + '''
 for _zz_name in ("zz-pipe", "zz-extra.ipynb"):
