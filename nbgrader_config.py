@@ -33,7 +33,7 @@ P = "autograder.instructor.preprocessors"
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     f"{P}.concise_test_errors.ConciseTestErrors",
-    "nbgrader.preprocessors.ClearHiddenTests",
+    f"{P}.clear_hidden_tests.ClearHiddenTestsOfTestCells",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 # HTMLExporter that compiles the feedback templates once per process (same HTML).

@@ -43,7 +43,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from hostile import WRONG_FIT, WRONG_LOOP
+from hostile import KEYS, WRONG_FIT, WRONG_LOOP
 
 QUIZ = frozenset({"quiz_q1", "quiz_q2", "quiz_q3", "quiz_q4"})
 PREDICT = frozenset({"predict_tests"})
@@ -52,7 +52,9 @@ FIT = frozenset({"fit_line_tests"})
 NOTHING = frozenset()
 
 HONEST = "@HONEST@\n"  # the honest answer of the cell it stands in
-WRONG_QUIZ = 'answer_q1 = answer_q2 = answer_q3 = answer_q4 = "a"\n'  # the keys are b, c, b, b
+# every Quick Check answer wrong (the keys are in the source notebook's hidden tests)
+WRONG_LETTERS = tuple(next(letter for letter in "abcd" if letter != key) for key in KEYS)
+WRONG_QUIZ = "answer_q1, answer_q2, answer_q3, answer_q4 = %r\n" % (WRONG_LETTERS,)
 WRONG_PREDICT = "grad_before = None\ngrad_after_one = 4.0\ngrad_after_two = 8.0\ngrad_after_clear = 4.0\n"
 GOOD_LOOP = (  # a correct loop under another name, for attacks that need one beside the wrong one
     "def _zz_good(model, optimizer, loss_fn, batches):\n"
@@ -90,7 +92,19 @@ _zz_NAME, _zz_SHORT, _zz_MARKER = "@NAME@", "@SHORT@", "@MARKER@"
 _zz_ROOT, _zz_HOME, _zz_SITE, _zz_PKG = "@ROOT@", "@HOME@", "@SITE@", "@PKG@"
 _zz_TAG = "zz-attack:" + _zz_NAME
 
+_zz_OWN = _zz_os.getcwd()  # the kernel's own working folder: what it does there is its own business
+
+def _zz_inside_own(what):
+    """Does the evidence only name paths that really are inside the kernel's own folder
+    (its own IPython profile, its own connection file), links resolved?"""
+    paths = [word for word in str(what).split() if word.startswith("/")]
+    own = _zz_os.path.join(_zz_os.path.realpath(_zz_OWN), "")
+    return _zz_OWN != "/" and bool(paths) and all(
+        _zz_os.path.join(_zz_os.path.realpath(path), "").startswith(own) for path in paths)
+
 def _zz_reached(what):
+    if _zz_inside_own(what):
+        return
     print("REACHED[%s:%s]" % (_zz_NAME, str(what)[:300]))
 
 def _zz_background(fn):
@@ -389,9 +403,10 @@ get_ipython().input_transformers_cleanup.append(_zz_key)
            "hidden key lives) and assigns it before the check runs: the values were committed "
            "before the cell was sent, so the wrong answers count: 0 on all four"),
     Attack("lying_str_answers", "hooks",
-           {"quick_check_answers": LIARS + "answer_q1 = answer_q2 = answer_q3 = answer_q4 = _ZzStr('a')\n"},
-           QUIZ, "the answers are a str subclass equal to every letter: the judge sees the "
-           "characters 'a': 0 on all four"),
+           {"quick_check_answers": LIARS + "answer_q1, answer_q2, answer_q3, answer_q4 = (_ZzStr(letter) for letter in %r)\n"
+            % (WRONG_LETTERS,)},
+           QUIZ, "the answers are a str subclass equal to every letter, each holding a wrong letter: the "
+           "judge sees the letters they hold: 0 on all four"),
     Attack("lying_float_losses", "hooks",
            {"train_loop": LIARS + '''
 def train(model, optimizer, loss_fn, batches):

@@ -44,7 +44,7 @@ from helpers import BIN, ROOT, fill, isolated_env, nbgrader, read, solutions
 
 NAME = "03_zeroing_grad"
 POINTS = {"quiz_q1": 1, "quiz_q2": 1, "quiz_q3": 1, "quiz_q4": 1, "predict_tests": 2,
-          "train_loop_tests": 4, "train_accumulate_tests": 3, "fit_line_tests": 2}
+          "train_loop_tests": 4, "train_accumulate_tests": 3, "fit_line_tests": 2, "dead_parameters_tests": 2}
 CLASSMATES = ("alice", "carol", "zoe")  # alice is graded before the attackers, carol and zoe after
 # seconds a whole run may take before the wrapper stops it (a run normally takes 20-60 s)
 BUDGET = {"disruptive": 75, "kill": 75}
@@ -457,7 +457,7 @@ def attacker_run(graded, attack: Attack) -> Run:
 @pytest.mark.slow
 def test_honest_class_graded_alone(baseline):
     assert baseline.wrapper["returncode"] == 0 and not baseline.wrapper["timed_out"], baseline.output
-    assert {s: sum(v.values()) for s, v in baseline.scores.items()} == {"alice": 15, "carol": 11, "zoe": 15}
+    assert {s: sum(v.values()) for s, v in baseline.scores.items()} == {"alice": sum(POINTS.values()), "carol": sum(POINTS.values()) - 4, "zoe": sum(POINTS.values())}
     assert baseline.wrapper["survivors"] == [], "honest grading left processes behind"
     assert baseline.changes["course"] == [] and baseline.changes["site-packages"] == []
     assert baseline.changes["lesson packages"] == []
@@ -572,8 +572,10 @@ def test_nothing_outside_the_attackers_folders_changes(graded, baseline, run_nam
         legit = set(baseline.changes[place]) if place == "home" else set()
         top = {"course": run.root, "home": run.home}.get(place) or PLACES[place]
         for change in changes:
-            if change not in legit:
-                path = top / change.split(" ", 1)[1].split(" (")[0]
+            relative = change.split(" ", 1)[1].split(" (")[0]
+            own = place == "course" and any(relative.startswith(f"submitted/{a.student}/") for a in run.attacks)
+            if change not in legit and not own:  # (an attacker's own submitted folder is its own)
+                path = top / relative
                 found.append(f"{place}: {change} (by {', '.join(run.culprits(path))})")
     for student in CLASSMATES:
         for place in ("autograded", "feedback"):

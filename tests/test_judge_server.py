@@ -163,9 +163,30 @@ def test_the_kernel_socket_speaks_json_lines_and_refuses_garbage(tmp_path):
         return json.loads(reader.readline())
 
     assert session.begin("quiz_q1") == ["answer_q1"]
-    assert ask({"op": "commit", "values": {"answer_q1": _key(judge.sessions[session.id], "quiz_q1")[0]}}) == {"ok": True}
+    assert ask({"op": "commit", "values": {"answer_q1": _key(judge.sessions[session.id], "quiz_q1")[0]}, "id": "1"}) \
+        == {"ok": True, "id": "1"}
     session.seal()
     assert session.end("quiz_q1").ok
-    kernel.sendall(b"this is not json\n")
-    assert reader.readline() == b""  # the judge hung up on this kernel
+    kernel.sendall(b"this is not json\n" + b"{" * 100 + b"\n")
+    assert json.loads(reader.readline()) == {"error": "not JSON"}  # the judge answers and goes on
+    assert json.loads(reader.readline()) == {"error": "not JSON"}
     assert len(CHECKS) >= 13
+
+
+def test_forged_lines_on_the_kernels_socket_do_not_take_the_place_of_its_replies(tmp_path):
+    """A student's code writes forged requests into its own judge socket: their replies are
+    skipped by the check's own requests, which wait for the reply carrying their id."""
+    from autograder.kernel.connection import RemoteJudge
+
+    judge = judge_server.Judge(ROOT)
+    sid = judge.open(NAME, NAME)["session"]
+    ours, theirs = socket.socketpair()
+    threading.Thread(target=judge_server._serve_kernel, args=(judge, judge.sessions[sid], ours), daemon=True).start()
+    kernel_side = RemoteJudge(theirs.fileno())
+    forged = b'{"op": "report", "token": "x", "observation": {}}\n{"ok": true}\nnot json\n'
+    theirs.sendall(forged * 3)
+    scenarios = kernel_side.scenarios(CHECKS["check_train_loop"], "visible")
+    assert len(scenarios) == 1 and "params" in scenarios[0][1]
+    theirs.sendall(forged)
+    verdict = kernel_side.report(scenarios[0][0], OBSERVERS["check_train_loop"](RIGHT, scenarios[0][1], "train"))
+    assert verdict.ok

@@ -206,28 +206,45 @@ class Judge:
 
 # -- serving ------------------------------------------------------------------------------
 def _serve_kernel(judge: Judge, session: Session, conn: socket.socket) -> None:
-    """One kernel's requests, until it closes the socket or sends something unreadable."""
+    """One kernel's requests, until it closes the socket. A line that is not a request gets an
+    error reply (an over-long one is skipped to its end): the kernel's own requests carry an
+    id that their replies echo, so nothing written in between can take their place."""
     reader = conn.makefile("rb")
     try:
         while True:
             line = reader.readline(MAX_LINE)
-            if not line or not line.endswith(b"\n"):
+            if not line:
                 return
-            request = json.loads(line)
-            op = request.get("op") if isinstance(request, dict) else None
-            if op == "commit":
-                reply = judge.commit(session, request.get("values"))
-            elif op == "scenarios":
-                reply = judge.scenarios(session, str(request.get("check")), str(request.get("cases")))
-            elif op == "report":
-                reply = judge.report(session, str(request.get("token")), request.get("observation"))
+            if not line.endswith(b"\n"):  # too long: skip the rest of it
+                while (more := reader.readline(MAX_LINE)) and not more.endswith(b"\n"):
+                    pass
+                reply = {"error": "line too long"}
             else:
-                return
+                reply = _answer(judge, session, line)
             conn.sendall((json.dumps(reply) + "\n").encode())
-    except (OSError, ValueError):
+    except OSError:
         return
     finally:
         conn.close()
+
+
+def _answer(judge: Judge, session: Session, line: bytes) -> dict:
+    try:
+        request = json.loads(line)
+    except ValueError:
+        return {"error": "not JSON"}
+    if not isinstance(request, dict):
+        return {"error": "not a request"}
+    op, request_id = request.get("op"), request.get("id")
+    if op == "commit":
+        reply = judge.commit(session, request.get("values"))
+    elif op == "scenarios":
+        reply = judge.scenarios(session, str(request.get("check")), str(request.get("cases")))
+    elif op == "report":
+        reply = judge.report(session, str(request.get("token")), request.get("observation"))
+    else:
+        reply = {"error": "unknown request"}
+    return {**reply, "id": request_id if isinstance(request_id, str) else None}
 
 
 def _handle(judge: Judge, conn: socket.socket) -> None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import secrets
 import socket
 import threading
 
@@ -54,16 +55,25 @@ class RemoteJudge:
         self._lock = threading.Lock()
 
     def _ask(self, request: dict) -> dict:
-        line = (json.dumps(request) + "\n").encode()
+        """Send a request and wait for the reply that carries its id: replies to anything
+        else written to this socket (by the student's code, say) are skipped."""
+        request_id = secrets.token_hex(8)
+        line = (json.dumps({**request, "id": request_id}) + "\n").encode()
         with self._lock:
             try:
                 self._sock.sendall(line)
-                reply = self._file.readline(MAX_LINE)
+                while True:
+                    reply = self._file.readline(MAX_LINE)
+                    if not reply:
+                        raise JudgeUnavailable("the judge closed the connection")
+                    try:
+                        data = json.loads(reply)
+                    except ValueError:
+                        continue
+                    if isinstance(data, dict) and data.get("id") == request_id:
+                        return data
             except OSError as exc:
                 raise JudgeUnavailable(str(exc)) from None
-        if not reply:
-            raise JudgeUnavailable("the judge closed the connection")
-        return json.loads(reply)
 
     def scenarios(self, spec: CheckSpec, cases: str) -> list:
         reply = self._ask({"op": "scenarios", "check": spec.function, "cases": cases})

@@ -19,7 +19,7 @@ import shutil
 from pathlib import Path
 
 from jupyter_core.utils import run_sync
-from nbclient.exceptions import DeadKernelError
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat import NotebookNode
 from nbgrader import utils
 from nbgrader.preprocessors import Execute
@@ -109,6 +109,10 @@ class JudgedExecute(Execute):
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
             self._record(cell, "kernel_died")
+            self._restart_and_replay()
+            return cell, self.resources
+        except CellTimeoutError:  # timed out, and the interrupt went unheeded (SIGINT ignored)
+            self._record(cell, "kernel_unresponsive")
             self._restart_and_replay()
             return cell, self.resources
         if self._timed_out(cell) and not self._kernel_answers():

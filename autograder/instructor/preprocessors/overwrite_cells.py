@@ -1,20 +1,57 @@
-"""OverwriteCellsKeepingProse: nbgrader's OverwriteCells, except for the lesson's prose.
+"""OverwriteCellsKeepingProse: nbgrader's OverwriteCells, keeping the lesson's prose, and
+trusting the gradebook, not the notebook, about what each cell is.
 
-nbgrader puts back the instructor's source of every locked cell a student changed. The
-lessons' markdown cells are locked, so a student who worked in Spanish would get their
-notebook, and their feedback, back with the English text of an English course directory.
-Prose carries no points: this pass keeps each markdown cell's text as the student had it
-(the language they read), and restores everything else exactly as nbgrader does: every
-code cell, every test, every grade id and point value.
+* nbgrader puts back the instructor's source of every locked cell a student changed. The
+  lessons' markdown cells are locked, so a student who worked in Spanish would get their
+  notebook, and their feedback, back with the English text of an English course directory.
+  Prose carries no points: each markdown cell keeps its text as the student had it.
+* What a cell is (a test cell and its points, an answer cell, locked or not) comes from the
+  gradebook. nbgrader trusts the notebook's metadata for some of it: a student who marked
+  an answer cell as graded made nbgrader fail the whole notebook (it looks up a grade cell
+  that does not exist), and a cell with a grade id of the student's own became a test cell
+  without an id, which the metadata check then rejected. Here an unknown grade id makes the
+  cell a plain cell, and a known cell gets its kind from the gradebook.
+
+Everything else is nbgrader's: every code cell, every test, every grade id and point value.
 """
 from __future__ import annotations
 
 from nbgrader import utils
+from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import OverwriteCells
 
 
 class OverwriteCellsKeepingProse(OverwriteCells):
+    def _kind_from_gradebook(self, cell) -> bool:
+        """Set the cell's grade/solution flags and points as the gradebook has them; False
+        when the gradebook does not know the cell's grade id (it is then a plain cell)."""
+        grade_id = cell.metadata.nbgrader.get("grade_id")
+        try:
+            self.gradebook.find_source_cell(grade_id, self.notebook_id, self.assignment_id)
+        except MissingEntry:
+            return False
+        meta = cell.metadata.nbgrader
+        try:
+            grade_cell = self.gradebook.find_grade_cell(grade_id, self.notebook_id, self.assignment_id)
+            meta["grade"], meta["points"] = True, grade_cell.max_score
+        except MissingEntry:
+            meta["grade"] = False
+            meta.pop("points", None)
+        try:
+            self.gradebook.find_solution_cell(grade_id, self.notebook_id, self.assignment_id)
+            meta["solution"] = True
+        except MissingEntry:
+            meta["solution"] = False
+        return True
+
     def preprocess_cell(self, cell, resources, cell_index):
+        if "nbgrader" in cell.metadata and cell.metadata.nbgrader.get("grade_id") is not None \
+                and not utils.is_task(cell):
+            if not self._kind_from_gradebook(cell):
+                self.log.warning("Cell '%s' is not in the gradebook: graded as a plain cell",
+                                 cell.metadata.nbgrader.get("grade_id"))
+                del cell.metadata["nbgrader"]
+                return cell, resources
         prose = cell.cell_type == "markdown" and not utils.is_grade(cell) and not utils.is_solution(cell)
         text = cell.source
         cell, resources = super().preprocess_cell(cell, resources, cell_index)
