@@ -13,6 +13,9 @@ few milliseconds (on Binder: about one CPU). Three things make that possible:
   *background*), and each redraw only paints the few moving artists over a copy of it
   (matplotlib calls this blitting);
 * the pixels are encoded straight to PNG at a fast compression level.
+
+The autograd graph (lesson 1) changes everywhere when a box is ticked, so it is drawn whole,
+without axes, and its widget keeps the pictures it has drawn (see ``widgets.GraphExplorer``).
 """
 from __future__ import annotations
 
@@ -37,8 +40,8 @@ def new_figure(width: float, height: float) -> Figure:
 
 
 def encode_png(canvas: FigureCanvasAgg) -> bytes:
-    """The canvas's current pixels as PNG. zlib level 1 is several times faster than the
-    default and, on flat plot colours, makes files only a few percent larger."""
+    """The canvas's current pixels as PNG. zlib level 1 encodes these plots faster than the
+    default level 6 (about 1.2–1.7× as measured here) into files at most a fifth larger."""
     width, height = canvas.get_width_height()
     image = Image.frombuffer("RGBA", (width, height), canvas.buffer_rgba(), "raw", "RGBA", 0, 1)
     buffer = io.BytesIO()
