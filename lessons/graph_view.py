@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import matplotlib.pyplot as plt
 import torch
+from matplotlib.figure import Figure
+from matplotlib.patches import FancyArrowPatch
 
 from .text import text
 
@@ -20,6 +21,13 @@ class Graph:
     labels: dict = field(default_factory=dict)  # node key → label
     kinds: dict = field(default_factory=dict)  # node key → result | op | leaf
     edges: list = field(default_factory=list)  # (input key, output key)
+
+    def shape(self) -> tuple:
+        """What the picture shows, without the run-specific node keys: two runs of the same
+        expression with the same flags give the same shape (and the same picture)."""
+        number = {key: i for i, key in enumerate(self.labels)}
+        return (tuple(self.labels.values()), tuple(self.kinds.values()),
+                tuple(sorted((number[src], number[dst]) for src, dst in self.edges)))
 
 
 def _leaf_label(tensor, names: dict) -> str:
@@ -65,29 +73,37 @@ def _levels(graph: Graph) -> dict:
     return depth
 
 
-def draw(graph: Graph, title: str):
+TITLE_SPACE = 0.4  # inches above the graph for its title
+
+
+def _rows(graph: Graph) -> list:
+    """The node keys in rows, the result's row first: a node sits one row below its
+    furthest consumer, and a row is in the order of its labels."""
     depth = _levels(graph)
     rows: dict = {}
     for key in graph.labels:
         rows.setdefault(depth.get(key, 0), []).append(key)
-    height = max(rows) + 1
-    fig, ax = plt.subplots(figsize=(7, 1.2 + 1.1 * height))
-    pos = {}
-    for level, keys in rows.items():
-        for i, key in enumerate(sorted(keys, key=lambda k: graph.labels[k])):
-            pos[key] = ((i + 1) / (len(keys) + 1), 1 - (level + 0.5) / height)
+    return [sorted(rows[level], key=lambda k: graph.labels[k]) for level in sorted(rows)]
+
+
+def draw(graph: Graph, title: str, fig: Figure) -> None:
+    """Draw the graph onto ``fig`` (whatever it showed goes): boxes, arrows from each input
+    to its consumer, the result on top. Drawn in figure coordinates, with no axes."""
+    rows = _rows(graph)
+    fig.clear()
+    fig.set_size_inches(7, 1.2 + 1.1 * len(rows))
+    top = 1 - TITLE_SPACE / fig.get_figheight()
+    pos = {key: ((i + 1) / (len(keys) + 1), top * (1 - (level + 0.5) / len(rows)))
+           for level, keys in enumerate(rows) for i, key in enumerate(keys)}
     for src, dst in set(graph.edges):
-        ax.annotate("", xy=pos[dst], xytext=pos[src],
-                    arrowprops=dict(arrowstyle="->", color="#555", shrinkA=14, shrinkB=14))
+        fig.add_artist(FancyArrowPatch(pos[src], pos[dst], arrowstyle="->", color="#555",
+                                       shrinkA=14, shrinkB=14, mutation_scale=10,
+                                       transform=fig.transFigure))
     for key, (x, y) in pos.items():
-        ax.text(x, y, graph.labels[key], ha="center", va="center", fontsize=9,
-                bbox=dict(boxstyle="round,pad=0.4", fc=COLORS[graph.kinds[key]], ec="#333"))
-    ax.set_xlim(0, 1)
-    ax.set_ylim(0, 1)
-    ax.axis("off")
-    ax.set_title(title, fontsize=10)
-    fig.tight_layout()
-    return fig
+        fig.text(x, y, graph.labels[key], ha="center", va="center", fontsize=9,
+                 bbox=dict(boxstyle="round,pad=0.4", fc=COLORS[graph.kinds[key]], ec="#333"))
+    fig.text(0.5, 1 - TITLE_SPACE / 2 / fig.get_figheight(), title, ha="center", va="center",
+             fontsize=10)
 
 
 def describe(graph: Graph) -> str:

@@ -1,15 +1,15 @@
 """Widgets that let a student watch autograd work. Every plot comes with its caption.
 
 A figure reaches the notebook as a PNG in an Image widget with its caption as text
-under it (read by screen readers, and by tests): ``figure_box(fig, caption)``.
+under it (read by screen readers, and by tests). The sliders redraw while they are
+dragged: each widget keeps one figure and repaints only what moved (see ``plots``).
 """
 from __future__ import annotations
 
-import io
 import os
+from functools import cached_property
 
 import ipywidgets as widgets
-import matplotlib.pyplot as plt
 from IPython.display import display
 
 import torch
@@ -24,21 +24,13 @@ def grading() -> bool:
     return bool(os.environ.get("NBGRADER_EXECUTION") or os.environ.get("LESSONS_NO_PLOTS"))
 
 
-def png(fig) -> bytes:
-    """The figure as PNG bytes; the figure is closed, so nothing else draws it again."""
-    buffer = io.BytesIO()
-    fig.savefig(buffer, format="png", dpi=80)
-    plt.close(fig)
-    return buffer.getvalue()
-
-
 def caption_html(caption: str) -> str:
     return f"<p class='lesson-caption'>{caption}</p>"
 
 
 def figure_box(fig, caption: str) -> widgets.VBox:
     """A plot and its caption, stacked."""
-    return widgets.VBox([widgets.Image(value=png(fig), format="png"),
+    return widgets.VBox([widgets.Image(value=plots.png(fig), format="png"),
                          widgets.HTML(caption_html(caption))])
 
 
@@ -51,8 +43,9 @@ def show(fig_and_caption) -> None:
 class PlotWidget(widgets.VBox):
     """Controls above a plot and its caption; any change of a control redraws the plot.
 
-    Subclasses say which controls they have and how to make the figure from them
-    (``figure()`` returns the figure and its caption)."""
+    Subclasses say which controls they have and how to draw the picture from them
+    (``draw()`` returns the PNG, or None to keep the last one, and the caption). Each keeps
+    its figure in ``figure``, made at the first redraw: never while a grader runs."""
 
     def __init__(self, controls: list, watched: list):
         self.plot = widgets.Image(format="png")
@@ -62,15 +55,15 @@ class PlotWidget(widgets.VBox):
             control.observe(lambda change: self.redraw(), names="value")
         self.redraw()
 
-    def figure(self):
+    def draw(self) -> tuple[bytes | None, str]:
         raise NotImplementedError
 
     def redraw(self) -> None:
         if grading():
             return
-        fig, caption = self.figure()
-        if fig is not None:
-            self.plot.value = png(fig)
+        picture, caption = self.draw()
+        if picture is not None:
+            self.plot.value = picture
         self.caption.value = caption_html(caption)
 
 
@@ -82,11 +75,15 @@ class GradPileUp(PlotWidget):
         self.slider = widgets.IntSlider(value=calls, min=1, max=max_calls,
                                         description=text("pileup.slider"),
                                         style={"description_width": "initial"},
-                                        continuous_update=False)
+                                        continuous_update=True)  # redraws while dragged
         super().__init__([self.slider], [self.slider])
 
-    def figure(self):
-        return plots.pile_up_figure(self.slider.value)
+    @cached_property
+    def figure(self) -> plots.PileUpPlot:
+        return plots.PileUpPlot(self.slider.max)
+
+    def draw(self):
+        return self.figure.draw(self.slider.value)
 
 
 def training_demo(with_clear=None, without=None, lr: float = 0.05) -> None:
@@ -108,10 +105,13 @@ class GraphExplorer(PlotWidget):
 
     PRESETS = ["a * b + c", "(a * b).sum()", "torch.sin(a) * b", "(a + b).detach() * c",
                "(a * c).exp().mean()"]
+    KEPT_PICTURES = 64  # pictures already drawn, about 25 kB each
 
     def __init__(self, expression: str = "a * b + c"):
+        self.pictures = {}  # (graph shape, title) → PNG
         self.preset = widgets.Dropdown(options=self.PRESETS, value=None,
                                        description=text("graph.preset"))
+        # redrawn on Enter or leaving the box, not at every keystroke of a half-typed expression
         self.expression = widgets.Text(value=expression, description=text("graph.expression"),
                                        continuous_update=False)
         self.flags = {name: widgets.Checkbox(value=name != "b", indent=False,
@@ -130,7 +130,23 @@ class GraphExplorer(PlotWidget):
         return {name: torch.tensor([1.0, 2.0], requires_grad=flag.value)
                 for name, flag in self.flags.items()}
 
+    @cached_property
     def figure(self):
+        return plots.new_figure(7, 2)
+
+    def picture(self, graph: graph_view.Graph) -> bytes:
+        """The graph as PNG. A graph of the same shape under the same title (say, after a box
+        is ticked and unticked again) reuses the picture drawn the first time."""
+        title = text("graph.title", expression=self.expression.value)
+        key = (graph.shape(), title)
+        if key not in self.pictures:
+            if len(self.pictures) >= self.KEPT_PICTURES:
+                del self.pictures[next(iter(self.pictures))]  # the oldest
+            graph_view.draw(graph, title, self.figure)
+            self.pictures[key] = plots.png(self.figure)
+        return self.pictures[key]
+
+    def draw(self):
         names = self.tensors()
         try:
             result = eval(self.expression.value, {"torch": torch}, dict(names))  # the student's own expression
@@ -139,8 +155,7 @@ class GraphExplorer(PlotWidget):
         except Exception as exc:  # a typo is part of exploring: say what went wrong
             return None, text("graph.error", error=f"{type(exc).__name__}: {exc}")
         graph = graph_view.build(result, names)
-        title = text("graph.title", expression=self.expression.value)
-        return graph_view.draw(graph, title), graph_view.describe(graph)
+        return self.picture(graph), graph_view.describe(graph)
 
 
 class FiniteDifference(PlotWidget):
@@ -150,29 +165,38 @@ class FiniteDifference(PlotWidget):
 
     def __init__(self, function: str = "sin(x)", eps: float = 1e-6):
         self.function = widgets.Dropdown(options=list(plots.demos.FUNCTIONS), value=function,
-                                         description="f")
+                                         description=text("fd.function"))
         self.slider = widgets.FloatLogSlider(value=eps, base=10, min=-14, max=-1, step=0.25,
-                                             description="ε", readout_format=".0e",
-                                             continuous_update=False)
+                                             description=text("fd.slider"), readout_format=".0e",
+                                             continuous_update=True)
         super().__init__([widgets.HBox([self.function, self.slider])], [self.function, self.slider])
 
-    def figure(self):
-        return plots.finite_difference_figure(self.function.value, self.slider.value)
+    @cached_property
+    def figure(self) -> plots.FiniteDifferencePlot:
+        return plots.FiniteDifferencePlot()
+
+    def draw(self):
+        return self.figure.draw(self.function.value, self.slider.value)
 
 
 class NoGradMemory(PlotWidget):
-    """A batch-size slider; for each batch size up to it, a real forward pass is measured
-    with and without grad: bytes autograd saves for backward, and time."""
+    """A batch-size slider. Every batch size is measured once, for real, when the widget is
+    made: a forward pass with and without grad, the bytes autograd saves for backward (seen
+    through saved_tensors_hooks) and the time. The plot shows them up to the chosen size."""
 
     def __init__(self, max_batch: int = 256):
         self.slider = widgets.SelectionSlider(options=plots.BATCH_SIZES, value=max_batch,
                                               description=text("memory.slider"),
                                               style={"description_width": "initial"},
-                                              continuous_update=False)
+                                              continuous_update=True)
         super().__init__([self.slider], [self.slider])
 
-    def figure(self):
-        return plots.memory_figure(self.slider.value)
+    @cached_property
+    def figure(self) -> plots.MemoryPlot:
+        return plots.MemoryPlot()
+
+    def draw(self):
+        return self.figure.draw(self.slider.value)
 
 
 def dropout_demo() -> widgets.HTML:
