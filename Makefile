@@ -37,9 +37,14 @@ instructor: $(VENV)/.installed
 $(CHROMIUM):
 	apt-get update -qq && apt-get install -y -qq chromium
 
+# The Chinese lessons' plots and pages need a CJK font: Debian's Noto CJK (root installs it).
+CJK_FONT ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
+$(CJK_FONT):
+	apt-get update -qq && apt-get install -y -qq fonts-noto-cjk
+
 # The gradebook tests also run against PostgreSQL: .ci/postgres installs and starts it (root)
 # and prints its URL; without it those tests are skipped.
-test: $(VENV)/.installed $(CHROMIUM)
+test: $(VENV)/.installed $(CHROMIUM) $(CJK_FONT)
 	AUTOGRADER_TEST_POSTGRES=$$(.ci/postgres || true) CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
 
 quick: $(VENV)/.installed
@@ -51,3 +56,4 @@ release: $(VENV)/.installed
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench_course.py
+	$(BIN)/python benchmarks/bench_widgets.py

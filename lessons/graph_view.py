@@ -11,7 +11,10 @@ import torch
 from matplotlib.figure import Figure
 from matplotlib.patches import FancyArrowPatch
 
+from . import fonts
 from .text import text
+
+fonts.use()  # plots in every language's script
 
 COLORS = {"result": "#cfe2ff", "op": "#e9ecef", "leaf": "#d1e7dd"}
 

@@ -25,8 +25,10 @@ from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from PIL import Image
 
-from . import demos
+from . import demos, fonts
 from .text import text
+
+fonts.use()  # plots in every language's script
 
 DPI = 80
 

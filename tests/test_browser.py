@@ -1,11 +1,12 @@
 """The student's view: real JupyterLab in real Chromium, driven with the keyboard and mouse.
 
-For every lesson: open the solved notebook, wait for its kernel, Run All, check that nothing
-errs, that every widget rendered, that the lesson's main widget redraws its plot when moved
-from the keyboard (and, in lesson 3, while its slider is dragged with the mouse, before the
-button is released), that a Quick Check answer shows its explanation; then nbgrader's
-Validate button on the solved notebook (success) and on the untouched release (the
-grader's messages). A screenshot of each notebook is saved under test-artifacts/.
+For every lesson, in English and in Chinese (its width, its fonts, its messages): open the
+solved notebook, wait for its kernel, Run All, check that nothing errs, that every widget
+rendered, that the lesson's main widget redraws its plot when moved from the keyboard (and,
+in lesson 3, while its slider is dragged with the mouse, before the button is released),
+that a Quick Check answer shows its explanation; then nbgrader's Validate button on the
+solved notebook (success) and on the untouched release (the grader's messages, in the
+notebook's language). A screenshot of each notebook is saved under test-artifacts/.
 """
 from __future__ import annotations
 
@@ -36,6 +37,9 @@ LESSONS = {
     "03_zeroing_grad": {"images": 3, "sliders": 1, "questions": 4, "move": "slider", "drag": True},
     "04_no_grad": {"images": 1, "sliders": 1, "questions": 3, "move": "slider"},
 }
+# language → folder under release/ (the language is in each notebook's metadata)
+LANGUAGES = {"en": "", "zh": "zh/"}
+CJK = re.compile(r"[\u4e00-\u9fff]")
 SETTINGS = {
     "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
@@ -55,9 +59,10 @@ def lab(tmp_path_factory):
     shutil.copy(ROOT / "nbgrader_config.py", course)
     shutil.copytree(ROOT / "release", course / "release")
     for name in LESSONS:
-        solved = fill(read(ROOT / "release" / name / f"{name}.ipynb"),
-                      solutions(read(ROOT / "source" / name / f"{name}.ipynb")))
-        nbformat.write(solved, str(course / "release" / name / "solved.ipynb"))
+        for folder in LANGUAGES.values():
+            solved = fill(read(ROOT / "release" / f"{folder}{name}" / f"{name}.ipynb"),
+                          solutions(read(ROOT / "source" / name / f"{name}.ipynb")))
+            nbformat.write(solved, str(course / "release" / f"{folder}{name}" / "solved.ipynb"))
     env = isolated_env(tmp_path_factory.mktemp("home"))
     for plugin, values in SETTINGS.items():
         path = Path(env["JUPYTER_CONFIG_DIR"]) / "lab" / "user-settings" / f"{plugin}.jupyterlab-settings"
@@ -179,7 +184,7 @@ def move_main_widget(page, how: str) -> None:
         caption, timeout=10_000)
 
 
-def drag_slider(page) -> None:
+def drag_slider(page, lang: str = "en") -> None:
     """Drag the main slider's handle with the mouse, a step at a time: the plot must change
     while the button is still down (the slider sends its values while dragged, and each
     redraw keeps up), and the caption must end on the value where the handle stopped."""
@@ -197,9 +202,9 @@ def drag_slider(page) -> None:
     assert readout.inner_text() != start_value
     page.mouse.up()
     end_value = readout.inner_text()
+    expected = f"After {end_value} backward() call(s)" if lang == "en" else f"{end_value}"
     page.wait_for_function("([el, text]) => el.innerText.includes(text)",
-                           arg=[box.locator(".lesson-caption").element_handle(),
-                                f"After {end_value} backward() call(s)"], timeout=10_000)
+                           arg=[box.locator(".lesson-caption").element_handle(), expected], timeout=10_000)
 
 
 def save_screenshot(page, name: str) -> None:
@@ -225,11 +230,22 @@ def validate(page) -> str:
     return text
 
 
+def not_written_yet(lang: str) -> str:
+    """The words the grader uses, in ``lang``, for an answer that still raises NotImplementedError."""
+    import string
+
+    from autograder import messages
+    template = messages._GRADER.raw("loop.not_implemented", lang)
+    return max((literal for literal, *_ in string.Formatter().parse(template)), key=len).strip()
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
 @pytest.mark.parametrize("name", LESSONS)
-def test_lesson_in_jupyterlab(lab, browser, name):
+def test_lesson_in_jupyterlab(lab, browser, name, lang):
     spec = LESSONS[name]
-    code_cells = sum(c.cell_type == "code" for c in read(ROOT / "release" / name / f"{name}.ipynb").cells)
-    page = open_notebook(browser, lab, f"release/{name}/solved.ipynb")
+    folder = f"release/{LANGUAGES[lang]}{name}"
+    code_cells = sum(c.cell_type == "code" for c in read(ROOT / folder / f"{name}.ipynb").cells)
+    page = open_notebook(browser, lab, f"{folder}/solved.ipynb")
     run_all(page, code_cells)
 
     errors = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
@@ -240,11 +256,15 @@ def test_lesson_in_jupyterlab(lab, browser, name):
     widths = page.eval_on_selector_all(".widget-image", "imgs => imgs.map(i => i.naturalWidth)")
     assert all(w > 100 for w in widths), widths
     captions = page.locator(".lesson-caption")
-    assert captions.count() >= spec["images"] and all(len(t) > 40 for t in captions.all_inner_texts())
+    shortest = 40 if lang == "en" else 15  # a Chinese caption says as much in a third of the characters
+    assert captions.count() >= spec["images"] and all(len(t) > shortest for t in captions.all_inner_texts())
+    if lang == "zh":  # the plots' captions and the lesson's own text are in Chinese
+        assert all(CJK.search(t) for t in captions.all_inner_texts())
+        assert CJK.search(page.locator(".jp-MarkdownOutput").first.inner_text())
 
     move_main_widget(page, spec["move"])
     if spec.get("drag"):
-        drag_slider(page)
+        drag_slider(page, lang)
 
     question = page.locator(".quiz-question").first
     question.locator("input[type=radio]").nth(1).check()
@@ -253,11 +273,11 @@ def test_lesson_in_jupyterlab(lab, browser, name):
     feedback.wait_for(timeout=10_000)
     assert len(feedback.inner_text()) > 20
 
-    save_screenshot(page, name)
+    save_screenshot(page, name if lang == "en" else f"{name}-{lang}")
     assert "Success" in validate(page)
     page.close()
 
-    page = open_notebook(browser, lab, f"release/{name}/{name}.ipynb")
+    page = open_notebook(browser, lab, f"{folder}/{name}.ipynb")
     report = validate(page)
-    assert "failed" in report and "is not written yet" in report, report[:2000]
+    assert "failed" in report and not_written_yet(lang) in report, report[:2000]
     page.close()

@@ -257,3 +257,31 @@ def test_every_word_on_the_plots_comes_from_the_locale_file(marked_language):
                 *graph.flags.values()]
     assert all(c.description.startswith("XX") for c in controls)
     assert all(w.caption.value.startswith("<p class='lesson-caption'>XX") for w in (pile, fd, memory, graph))
+
+
+@pytest.mark.slow
+def test_plots_of_the_chinese_lessons_have_every_glyph(monkeypatch):
+    """Every widget's plot, in Chinese, drawn without a missing glyph (matplotlib warns for
+    each character no font of its list has). Needs a CJK font: make test installs Debian's."""
+    import warnings
+
+    import lessons.fonts
+    monkeypatch.setenv("AUTOGRAD_LESSONS_LANG", "zh")
+    lessons.fonts.families.cache_clear()
+    try:
+        lessons.fonts.use()
+        assert len(lessons.fonts.families()) > 1, "no CJK font found: apt-get install fonts-noto-cjk"
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always")
+            for widget in (widgets.GradPileUp(calls=3), widgets.FiniteDifference(), widgets.NoGradMemory(),
+                           widgets.GraphExplorer()):
+                widget.redraw()
+            from lessons import plots
+            for fig, _ in (plots.training_figure(steps=5), plots.health_figure()):
+                fig.canvas.draw()
+        missing = [str(w.message) for w in caught if "missing from font" in str(w.message)]
+        assert missing == []
+    finally:
+        monkeypatch.delenv("AUTOGRAD_LESSONS_LANG")
+        lessons.fonts.families.cache_clear()
+        lessons.fonts.use()
