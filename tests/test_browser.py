@@ -11,24 +11,19 @@ notebook's language). A screenshot of each notebook is saved under test-artifact
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
-import socket
-import subprocess
 import sys
-import time
-import urllib.request
 from pathlib import Path
 
 import nbformat
 import pytest
 
+from browser_helpers import browser, jupyter_lab, validate  # noqa: F401  (browser: a fixture)
 from helpers import ROOT, fill, isolated_env, read, solutions
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-CHROMIUM = os.environ.get("CHROMIUM", "/usr/bin/chromium")
 ARTIFACTS = ROOT / "test-artifacts"
 # what each lesson shows: plots, sliders, Quick Check questions, and how to move its main widget
 LESSONS = {
@@ -44,12 +39,6 @@ SETTINGS = {
     "@jupyterlab/apputils-extension/notification": {"fetchNews": "false", "checkForUpdates": False},
     "@jupyterlab/notebook-extension/tracker": {"windowingMode": "none"},
 }
-
-
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
 
 
 @pytest.fixture(scope="module")
@@ -68,42 +57,11 @@ def lab(tmp_path_factory):
         path = Path(env["JUPYTER_CONFIG_DIR"]) / "lab" / "user-settings" / f"{plugin}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
-    port = _free_port()
-    log = open(course / "server.log", "w")
-    server = subprocess.Popen(
-        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--ServerApp.ip=127.0.0.1",
-         f"--port={port}", "--IdentityProvider.token=", "--ServerApp.password=", "--allow-root",
-         f"--ServerApp.root_dir={course}"], cwd=course, env=env, stdout=log, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
-    deadline = time.time() + 60
-    while True:
-        try:
-            urllib.request.urlopen(f"{url}/api/status", timeout=2)
-            break
-        except OSError:
-            if time.time() > deadline or server.poll() is not None:
-                server.kill()
-                pytest.fail("JupyterLab did not start:\n" + (course / "server.log").read_text())
-            time.sleep(0.5)
-    yield url
-    server.terminate()
-    server.wait(timeout=30)
+    with jupyter_lab([sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={course}"], env, course,
+                     course / "server.log") as url:
+        yield url
 
 
-@pytest.fixture(scope="module")
-def browser():
-    if not Path(CHROMIUM).exists():
-        pytest.fail(f"Chromium not found at {CHROMIUM} (apt-get install chromium, or set CHROMIUM)")
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as p:
-        chromium = p.chromium.launch(executable_path=CHROMIUM, args=[
-            "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield chromium
-        chromium.close()
-
-
-# The notebook's kernel, as the status bar shows it: "Python 3 (ipykernel) | Idle".
 KERNEL_STATUS = '.jp-StatusBar-TextItem[title^="Change kernel for"]'
 
 
@@ -216,18 +174,6 @@ def save_screenshot(page, name: str) -> None:
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
     page.set_viewport_size({"width": 1400, "height": 1000})
-
-
-def validate(page) -> str:
-    page.locator(".jp-NotebookPanel-toolbar").get_by_text("Validate", exact=True).click()
-    dialog = page.locator(".jp-Dialog")
-    dialog.wait_for(timeout=120_000)
-    page.wait_for_function(
-        "() => /Success|failed|error/i.test(document.querySelector('.jp-Dialog').innerText)",
-        timeout=120_000)
-    text = dialog.inner_text()
-    page.keyboard.press("Escape")
-    return text
 
 
 def not_written_yet(lang: str) -> str:

@@ -18,7 +18,6 @@ from torch.func import functional_call
 from torch.optim.optimizer import register_optimizer_step_pre_hook
 
 from helpers import ROOT, grade_id, read, source_notebooks
-from lessons.text import raw
 
 SOURCES = source_notebooks()
 KEY_CALL = re.compile(r'check_choice\("(l\d_q\d)", answer_q(\d), key="([a-d])"\)')
