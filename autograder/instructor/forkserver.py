@@ -139,6 +139,8 @@ def _spawn(request: dict, judge_fd: int | None, enabled: bool) -> int:
     if pid == 0:
         try:
             os.close(read)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the server's own handling, not a kernel's
+            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
             os.setsid()
             sandbox.enter_namespaces(sandbox.Spec(**request["spec"], enabled=enabled))
             kernel = os.fork()
@@ -192,7 +194,12 @@ def serve(path: str, enabled: bool = True) -> None:
                 if request.get("ping"):
                     reply = {"pong": os.getpid()}
                 else:
-                    reply = {"pid": _spawn(request, fds[0] if fds else None, enabled)}
+                    # the SIGCHLD handler must not collect the kernel's parent before _spawn waits for it
+                    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
+                    try:
+                        reply = {"pid": _spawn(request, fds[0] if fds else None, enabled)}
+                    finally:
+                        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 reply = {"error": f"{type(exc).__name__}: {exc}"}
             finally:
