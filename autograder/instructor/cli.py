@@ -61,6 +61,8 @@ def main(argv=None) -> int:
         print(f"  {outcome.student}: {failures.describe(outcome.reason, f'{args.assignment}.ipynb')}")
     for student, fault in report.faults:
         print(f"  {student}: a grading process {fault}; its submission was graded again")
+    for student in report.retried:
+        print(f"  {student}: the grader failed on this submission and graded it again")
     for server in report.replaced:
         print(f"  the {server} server stopped answering and was replaced")
     if report.mistakes:

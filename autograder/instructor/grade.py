@@ -26,6 +26,7 @@ class Report:
     exported: str = ""
     faults: list = field(default_factory=list)  # (student, what happened to its worker)
     replaced: list = field(default_factory=list)  # servers replaced during the run
+    retried: list = field(default_factory=list)  # students graded again after the grader failed on them
     server_cpu: dict = field(default_factory=dict)  # CPU seconds of the judge and the fork server
 
 
@@ -83,6 +84,10 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
         for result in workers.run(tasks):
             if isinstance(result, pool.Lost):
                 result = workers.call(worker.lost, assignment, result.task[1][1])
+            if result.reason == "crashed":  # the grader's own failure, not the notebook's: once more
+                report.replaced.extend(services.ensure_alive())
+                report.retried.append(result.student)
+                result = workers.call(worker.grade_one, assignment, result.student)
             report.outcomes.append(result)
             if not result.ok:
                 report.replaced.extend(services.ensure_alive())
