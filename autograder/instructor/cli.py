@@ -2,11 +2,15 @@
 
     autograder grade ASSIGNMENT [--jobs N] [--student ID ...] [--course DIR] [--db-url URL]
                                 [--timeout S] [--no-export] [--no-sandbox]
+    autograder report [ASSIGNMENT ...] [--course DIR] [--db-url URL]
     autograder course LANGUAGE --into DIR
 
 ``grade`` grades every submission (or only the named students: a regrade touches nobody
-else), generates feedback, exports grades.csv and prints the class's most common mistakes.
-``course`` writes the course directory in one language (nbgrader works on it unchanged).
+else), generates feedback, exports grades.csv, writes the class report and prints the
+class's most common mistakes. ``report`` writes the class reports again from the gradebook
+(without grading). ``course`` writes the course directory in one language (nbgrader works
+on it unchanged). Before anything starts, the arguments are checked (``preflight``): a
+command that cannot run says why in one sentence, and what to run instead.
 """
 from __future__ import annotations
 
@@ -21,17 +25,18 @@ def main(argv=None) -> int:
     sub = parser.add_subparsers(dest="command", required=True)
     g = sub.add_parser("grade", help="autograde, feed back and export one assignment")
     g.add_argument("assignment")
-    g.add_argument("--jobs", type=int, default=min(2, os.cpu_count() or 1),
+    g.add_argument("--jobs", type=_at_least_one, default=min(2, os.cpu_count() or 1),
                    help="submissions graded at once (default: 2, or 1 on a one-core machine)")
     g.add_argument("--student", action="append", default=None,
                    help="grade only this student (repeat for several); others are untouched")
     g.add_argument("--course", type=Path, default=Path.cwd(), help="course directory (default: here)")
     g.add_argument("--db-url", default=None, help="gradebook URL (default: nbgrader_config.py's)")
-    g.add_argument("--timeout", type=int, default=None, help="seconds a cell may run")
+    g.add_argument("--timeout", type=_at_least_one, default=None, help="seconds a cell may run")
     g.add_argument("--no-export", action="store_true", help="do not write grades.csv")
     g.add_argument("--no-sandbox", action="store_true",
                    help="run kernels without the operating system's sandbox (only where the machine cannot "
                         "sandbox: students' code can then read and change what you can)")
+    _add_report_parser(sub)
     c = sub.add_parser("course", help="the course in another language")
     c.add_argument("language", help="es, pt, zh, fr, sv (or en)")
     c.add_argument("--into", type=Path, help="write an nbgrader course directory in that language here")
@@ -40,9 +45,16 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     if args.command == "course":
         return _course(args)
+    if args.command == "report":
+        return _report(args)
 
     from .. import messages
-    from . import failures, grade, sandbox
+    from . import failures, grade, preflight, sandbox
+
+    try:
+        args.course, args.student = _checked_grade_arguments(args)
+    except preflight.Refusal as refusal:
+        return _refuse(refusal)
 
     if not args.no_sandbox:
         reason = sandbox.probe()
@@ -69,9 +81,73 @@ def main(argv=None) -> int:
             print(f"  {count:4d} · {summary_name(messages, mistake)}")
     if report.exported:
         print(f"grades exported to {report.exported}")
+    if report.page:
+        print(messages.text("cli.report_written", path=report.page))
     if report.server_cpu:
         print("CPU used by the judge: {judge:.2f} s; by the fork server itself: {fork:.2f} s".format(
             judge=report.server_cpu.get("judge", 0.0), fork=report.server_cpu.get("fork", 0.0)))
+    return 0
+
+
+def _at_least_one(text: str) -> int:
+    """An argparse type: a whole number, 1 or more (``--jobs 0`` would grade nothing, forever)."""
+    from .. import messages
+
+    try:
+        value = int(text)
+    except ValueError:
+        value = 0
+    if value < 1:
+        raise argparse.ArgumentTypeError(messages.text("cli.at_least_one", got=text))
+    return value
+
+
+def _refuse(refusal) -> int:
+    print(f"autograder: {refusal}", file=sys.stderr)
+    return 2
+
+
+def _checked_grade_arguments(args):
+    """The course folder and the students to grade, once everything the run needs is there
+    (else ``preflight.Refusal``): a course, a gradebook that answers, the assignment in it,
+    a submission from each named student. Nothing is written or started before."""
+    from . import grade, preflight
+
+    root = preflight.course_folder(args.course)
+    config = grade.course_config(root, args.db_url)
+    recorded = preflight.read_gradebook(config.CourseDirectory.db_url)
+    preflight.assignment(root, config, recorded, args.assignment)
+    return root, preflight.students(root, config, args.assignment, args.student)
+
+
+def _add_report_parser(sub) -> None:
+    r = sub.add_parser("report", help="write the class reports again from the gradebook (no grading)")
+    r.add_argument("assignment", nargs="*",
+                   help="the assignments whose page to write (default: every one in the gradebook)")
+    r.add_argument("--course", type=Path, default=Path.cwd(), help="course directory (default: here)")
+    r.add_argument("--db-url", default=None, help="gradebook URL (default: nbgrader_config.py's)")
+
+
+def _report(args) -> int:
+    """``autograder report``: each named (or every graded) assignment's page and the
+    course-wide page, from the gradebook and the autograded notebooks."""
+    from .. import messages
+    from . import grade, preflight
+
+    try:
+        root = preflight.course_folder(args.course)
+        config = grade.course_config(root, args.db_url)
+        recorded = preflight.read_gradebook(config.CourseDirectory.db_url)
+        for name in args.assignment:
+            preflight.assignment(root, config, recorded, name, graded=True)
+        if not recorded.assignments:
+            raise preflight.Refusal(messages.text("cli.nothing_graded", folder=root))
+    except preflight.Refusal as refusal:
+        return _refuse(refusal)
+    from . import report
+
+    for path in report.write_all(root, config, args.assignment or None):
+        print(messages.text("cli.report_written", path=path))
     return 0
 
 

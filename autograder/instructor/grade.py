@@ -27,6 +27,7 @@ class Report:
     faults: list = field(default_factory=list)  # (student, what happened to its worker)
     replaced: list = field(default_factory=list)  # servers replaced during the run
     server_cpu: dict = field(default_factory=dict)  # CPU seconds of the judge and the fork server
+    page: str = ""  # the class report (reports/<assignment>.html)
 
 
 def sqlite_with_timeout(db_url: str) -> str:
@@ -53,6 +54,8 @@ def course_config(root: Path, db_url: str | None = None, timeout: int | None = N
     config.CourseDirectory.root = str(root)
     if db_url:
         config.CourseDirectory.db_url = db_url
+    if "db_url" not in config.CourseDirectory:  # nbgrader's own default
+        config.CourseDirectory.db_url = f"sqlite:///{root / 'gradebook.db'}"
     config.CourseDirectory.db_url = sqlite_with_timeout(config.CourseDirectory.db_url)
     config.JudgedExecute.sandbox = sandbox
     if timeout:
@@ -82,7 +85,10 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
         tasks = [(worker.grade_one, (assignment, student)) for student in students]
         for result in workers.run(tasks):
             if isinstance(result, pool.Lost):
-                result = workers.call(worker.lost, assignment, result.task[1][1])
+                student = result.task[1][1]
+                result = workers.call(worker.lost, assignment, student)
+                if isinstance(result, pool.Lost):  # recording its 0 failed as well: the run goes on
+                    result = worker.Outcome(student, False, 0.0, "lost")
             report.outcomes.append(result)
             if not result.ok:
                 report.replaced.extend(services.ensure_alive())
