@@ -44,12 +44,36 @@ def init(root: str, config, environment: dict) -> None:
     gc.freeze()
     gc.enable()
 
+    quiet_add_submission()
     os.chdir(root)
     atexit.register(_exit_now)
     coursedir = CourseDirectory(config=config)
     WORKER["api"] = NbGraderAPI(coursedir=coursedir, config=config)
     WORKER["api"].log.setLevel(logging.ERROR)
     WORKER["db_url"] = coursedir.db_url
+
+
+def quiet_add_submission() -> None:
+    """nbgrader's ``Gradebook.add_submission`` without SQLAlchemy's autoflush while it builds
+    the submission. It makes the new submission from the assignment and the student already
+    in the session, then reads each notebook's cells to mirror them; every read flushed the
+    half-made objects first, and SQLAlchemy 2 warned for each ("Object of type
+    <SubmittedNotebook> not in session, add operation along 'Notebook.submissions' will not
+    proceed"): six warnings per new student, on the instructor's terminal. Nothing needs
+    flushing there: the method adds and commits the whole submission at its end, as before."""
+    from nbgrader.api import Gradebook
+
+    add = Gradebook.add_submission
+    if getattr(add, "without_autoflush", False):
+        return
+
+    def add_submission(self, assignment, student, **kwargs):
+        with self.db.no_autoflush:
+            return add(self, assignment, student, **kwargs)
+
+    add_submission.without_autoflush = True
+    add_submission.__doc__ = add.__doc__
+    Gradebook.add_submission = add_submission
 
 
 def _exit_now() -> None:
