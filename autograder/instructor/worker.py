@@ -89,13 +89,18 @@ def grade_one(assignment: str, student: str) -> Outcome:
     api = WORKER["api"]
     start = time.perf_counter()
     result = api.autograde(assignment, student, force=True, create=True)
+    root = Path(api.coursedir.root)
     if result["success"]:
         feedback = api.generate_feedback(assignment, student, force=True)
         ok = feedback["success"]
         reason = "" if ok else failures.last_line(feedback.get("error", ""))
+        if ok:
+            failures.forget_log(root, assignment, student)
+        else:
+            failures.keep_log(root, assignment, student, feedback, "feedback")
     else:
         reason = failures.reason_of(result)
-        failures.keep_log(Path(api.coursedir.root), assignment, student, result)
+        failures.keep_log(root, assignment, student, result, reason)
         failures.zero_submission(WORKER["db_url"], api.coursedir, assignment, student, reason)
         ok = False
     return Outcome(student, ok, time.perf_counter() - start, reason)
@@ -116,5 +121,7 @@ def export(to: str) -> str:
 def lost(assignment: str, student: str) -> Outcome:
     """A submission whose worker died or stopped twice: 0 on every question, and why."""
     coursedir = WORKER["api"].coursedir
+    failures.keep_log(Path(coursedir.root), assignment, student,
+                      {"log": "the grading process died or was stopped twice while grading this submission"}, "lost")
     failures.zero_submission(WORKER["db_url"], coursedir, assignment, student, "lost")
     return Outcome(student, False, 0.0, "lost")
