@@ -1,7 +1,7 @@
 """``autograder``: the instructor's command line.
 
     autograder grade ASSIGNMENT [--jobs N] [--student ID ...] [--course DIR] [--db-url URL]
-                                [--timeout S] [--no-export] [--no-sandbox]
+                                [--timeout S] [--no-export] [--no-report] [--no-sandbox]
     autograder report [ASSIGNMENT ...] [--course DIR] [--db-url URL]
     autograder course LANGUAGE --into DIR
 
@@ -33,6 +33,7 @@ def main(argv=None) -> int:
     g.add_argument("--db-url", default=None, help="gradebook URL (default: nbgrader_config.py's)")
     g.add_argument("--timeout", type=_at_least_one, default=None, help="seconds a cell may run")
     g.add_argument("--no-export", action="store_true", help="do not write grades.csv")
+    g.add_argument("--no-report", action="store_true", help="do not write the class report (reports/)")
     g.add_argument("--no-sandbox", action="store_true",
                    help="run kernels without the operating system's sandbox (only where the machine cannot "
                         "sandbox: students' code can then read and change what you can)")
@@ -65,7 +66,7 @@ def main(argv=None) -> int:
             return 2
     report = grade.grade(args.course, args.assignment, jobs=args.jobs, students=args.student,
                          db_url=args.db_url, timeout=args.timeout, sandbox=not args.no_sandbox,
-                         export_to=None if args.no_export else "grades.csv")
+                         export_to=None if args.no_export else "grades.csv", write_report=not args.no_report)
     failed = [o for o in report.outcomes if not o.ok]
     print(f"{args.assignment}: {len(report.outcomes)} submissions graded in {report.seconds:.1f} s "
           f"({len(failed)} could not be graded normally)")
@@ -83,6 +84,8 @@ def main(argv=None) -> int:
         print(f"grades exported to {report.exported}")
     if report.page:
         print(messages.text("cli.report_written", path=report.page))
+    elif report.page_error:
+        print(messages.text("cli.report_failed", assignment=args.assignment, error=report.page_error))
     if report.server_cpu:
         print("CPU used by the judge: {judge:.2f} s; by the fork server itself: {fork:.2f} s".format(
             judge=report.server_cpu.get("judge", 0.0), fork=report.server_cpu.get("fork", 0.0)))

@@ -28,6 +28,7 @@ class Report:
     replaced: list = field(default_factory=list)  # servers replaced during the run
     server_cpu: dict = field(default_factory=dict)  # CPU seconds of the judge and the fork server
     page: str = ""  # the class report (reports/<assignment>.html)
+    page_error: str = ""  # why the class report could not be written
 
 
 def sqlite_with_timeout(db_url: str) -> str:
@@ -70,7 +71,7 @@ def submitted_students(root: Path, assignment: str) -> list:
 
 def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = None,
           db_url: str | None = None, timeout: int | None = None, sandbox: bool = True,
-          show_progress=progress.show, export_to: str | None = "grades.csv") -> Report:
+          show_progress=progress.show, export_to: str | None = "grades.csv", write_report: bool = True) -> Report:
     """Autograde, then give feedback to, every (or the named) student's submission, and
     export the grades. The main process only coordinates: the workers hold nbgrader."""
     root = Path(root).resolve()
@@ -97,6 +98,9 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
         report.faults = [(task[1][1], fault) for task, fault in workers.faults]
         if export_to:
             report.exported = workers.call(worker.export, export_to)
+        if write_report:
+            written = workers.call(worker.write_report, assignment)
+            report.page, report.page_error = ("", "lost") if isinstance(written, pool.Lost) else written
     finally:
         workers.close()
         report.server_cpu = services.cpu_seconds()

@@ -51,6 +51,7 @@ def init(root: str, config, environment: dict) -> None:
     WORKER["api"] = NbGraderAPI(coursedir=coursedir, config=config)
     WORKER["api"].log.setLevel(logging.ERROR)
     WORKER["db_url"] = coursedir.db_url
+    WORKER["config"] = config
 
 
 def quiet_add_submission() -> None:
@@ -116,6 +117,22 @@ def export(to: str) -> str:
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
         CsvExportPlugin(to=str(path)).export(gb)
     return str(path)
+
+
+def write_report(assignment: str) -> tuple:
+    """The class report of ``assignment`` and the course page (nbgrader is loaded here):
+    (the assignment page's path, "") or ("", why it could not be written): grading is done
+    by then, and a report that fails must not hide its results."""
+    import traceback
+
+    from . import report
+
+    try:
+        pages = report.write_all(Path(WORKER["api"].coursedir.root), WORKER["config"], [assignment])
+    except Exception as error:  # noqa: BLE001  (said to the instructor, with where it happened)
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        return "", f"{type(error).__name__}: {error} ({Path(where.filename).name}, line {where.lineno})"
+    return str(pages[0]), ""
 
 
 def lost(assignment: str, student: str) -> Outcome:
