@@ -40,7 +40,10 @@ CLASS = {
     "alice": {L3: ({"train_loop_tests": 3, "quiz_q1": 1}, {}), L1: ({"freeze_body_tests": 2}, {})},
     "bob": {L3: ({"train_loop_tests": 0, "quiz_q1": 0}, {"train_loop_tests": cleared_once(), "quiz_q1": WRONG_QUIZ}),
             L1: ({"freeze_body_tests": 2}, {})},
-    HOSTILE: {L3: ({"train_loop_tests": 0, "quiz_q1": 1}, {"train_loop_tests": cleared_once(SCRIPT)})},
+    HOSTILE: {L3: ({"train_loop_tests": 0, "quiz_q1": 0},
+                   {"train_loop_tests": cleared_once(SCRIPT),  # its message is longer than bob's: not the example
+                    "quiz_q1": {"ok": False, "mistake": "unanswered", "key": "quiz.unanswered",  # the only one
+                                "fields": {"question": 1, "choices": "a, b", "got": "<script>alert(3)</script>"}}})},
     "carol": {L3: ({"train_loop_tests": 0, "quiz_q1": 1},
                    {"train_loop_tests": {"ok": False, "mistake": "cleared_once", "key": "no.such.key", "fields": []}}),
               L1: ({"freeze_body_tests": 0}, {"freeze_body_tests": "error"})},
@@ -132,7 +135,7 @@ class Tags(html.parser.HTMLParser):
 
 def section(page: str, grade_id: str) -> str:
     """The text of an exercise's section of an assignment page."""
-    start = page.index(f"<code>{grade_id}</code>")
+    start = re.search(f'<section class="exercise-block" id="ex\\d+"><h3><code>{grade_id}</code>', page).start()
     return page[start:page.index("</section>", start)]
 
 
@@ -148,7 +151,7 @@ def test_the_assignment_page(course):
     # the shortest message of the three, as a student reads it
     assert "Gradients were cleared only once, before the loop. Step 1 was right, but step 2 (line 7: " \
            "`optimizer.step()`) used batches 1 + 2 instead of batch 2 alone" in loop
-    assert "Students per score, train_loop_tests (of 3 points): 3 scored 0; 0 scored 1; 0 scored 2; 1 scored 3." in loop
+    assert "Students per score, train_loop_tests (of 3 points): 3 scored 0; 1 scored 3; nobody scored anything else." in loop
     quiz = section(page, "quiz_q1")
     assert "wrong Quick Check answer" in quiz and "cleared" not in quiz
     assert "Quick Check 1: &quot;b&quot; is not the best answer." in quiz
@@ -158,19 +161,24 @@ def test_the_assignment_page(course):
     assert 'href="../autograder-logs/03_zeroing_grad/students/dave.log"' in failed
     assert "dave" not in loop  # his notebook was never run: no mistakes of his
     assert "erin" in page and "not submitted" in page
-    assert "Mean 1.2, median 1, of 4 points" in text  # 4, 0, 1, 1 and dave's 0
-    assert "Students per score, total score of 03_zeroing_grad (of 4 points): 2 scored 0; 2 scored 1; " \
-           "0 scored 2; 0 scored 3; 1 scored 4." in text
+    assert "Mean 1, median 0, of 4 points" in text  # 4, 0, 0, 1 and dave's 0
+    assert "Students per score, total score of 03_zeroing_grad (of 4 points): 3 scored 0; 1 scored 1; " \
+           "1 scored 4; nobody scored anything else." in text
+    common = page[page.index("Most common mistakes"):page.index("could not be graded</h2>")]
+    assert re.findall(r"<tr><td>(.*?)</td><td><a href=\"#(ex\d)\"><code>(\w+)</code></a></td><td class=\"num\">(\d)</td>",
+                      common) == [("cleared the gradients only once, before the loop", "ex1", "train_loop_tests", "3"),
+                                  ("no answer", "ex0", "quiz_q1", "1"),
+                                  ("wrong Quick Check answer", "ex0", "quiz_q1", "1")]
     assert "alice (Ada)" in text
 
 
 def test_the_course_page(course):
     page = write(course)["course.html"]
     text = " ".join(" ".join(Tags(page).text).split())
-    assert "The hardest lesson so far is 03_zeroing_grad (mean score 30%)." in text  # (4+0+1+1+0)/5 of 4
-    assert "Mean score per lesson, as a share of its points: 01_requires_grad 75%; 03_zeroing_grad 30%." in text
+    assert "The hardest lesson so far is 03_zeroing_grad (mean score 25%)." in text  # (4+0+0+1+0)/5 of 4
+    assert "Mean score per lesson, as a share of its points: 01_requires_grad 75%; 03_zeroing_grad 25%." in text
     # an exercise's numbers leave out dave's submission, which was never run
-    assert "03_zeroing_grad 5 / 6 30% train_loop_tests (25%)" in text
+    assert "03_zeroing_grad 5 / 6 25% train_loop_tests (25%)" in text
     assert "02_backward not graded yet" in text
     rows = {row[0]: row for row in re.findall(r"<tr><td>([^<]*)</td>(.*?)</tr>", page)}
     assert "03_zeroing_grad not submitted" in " ".join(Tags(rows["erin"][1]).text)
@@ -190,6 +198,7 @@ def test_student_text_never_becomes_html(course):
         assert "<script>" not in page and "<img " not in page
     page = write(course)[f"{L3}.html"]
     assert HOSTILE in " ".join(Tags(page).text)  # shown, as text
+    assert "it is &lt;script&gt;alert(3)&lt;/script&gt;)" in section(page, "quiz_q1")  # its message too
     assert "href=\"../feedback/%3Cimg%20src%3Dx%20onerror%3Dalert%281%29%3E/03_zeroing_grad/03_zeroing_grad.html\"" in page
     assert "default-src 'none'" in page  # and if escaping ever failed, nothing would load or run
 
@@ -199,6 +208,9 @@ def test_every_link_leads_to_a_file(course):
     checked = 0
     for name, page in pages.items():
         for href in Tags(page).hrefs:
+            if href.startswith("#"):
+                assert f'id="{href[1:]}"' in page
+                continue
             target = (course / "reports" / unquote(href)).resolve()
             assert target.is_file(), (name, href)
             assert course in target.parents

@@ -32,6 +32,7 @@ COURSE_PAGE = "course.html"
 BEHIND = 0.5  # below this share of the points so far (or a lesson missing), a student is behind
 EXAMPLE_CHARS = 600  # an example message is cut here
 HARDEST = 5  # exercises listed as the course's hardest
+COMMON = 8  # mistakes listed as the class's most common
 
 
 def t(key: str, **fields) -> str:
@@ -266,7 +267,10 @@ def _bars_in_words(bars: list, percent: bool = False) -> str:
 
 def score_plot(ident: str, what: str, scores, top: float) -> str:
     bars = histogram(scores, top)
-    caption = messages.text("report.distribution_caption", what=what, max_score=points(top), bars=_bars_in_words(bars))
+    said = _bars_in_words([bar for bar in bars if bar[1]])  # the empty bars go without saying
+    if any(not count for _, count in bars):
+        said += messages.text("report.and") + messages.text("report.nobody_else")
+    caption = messages.text("report.distribution_caption", what=what, max_score=points(top), bars=said)
     return bar_chart(ident, bars, messages.text("report.distribution_title", what=what), caption,
                      messages.text("report.axis_points"), messages.text("report.axis_students"))
 
@@ -330,12 +334,13 @@ def assignment_page(root: Path, data: Assignment) -> str:
            f"<p class=\"muted\">{t('written', time=_now())}</p>",
            f"<p>{t('counts', submitted=len(submitted), students=len(data.students), failed=len(failed), missing=len(missing))}</p>"]
     # the total scores
-    out.append(f"<h2>{t('scores_heading')}</h2>")
+    out.append(f"<h2>{t('scores_heading')}</h2><div class=\"exercise\"><div>")
     if totals:
         out.append(f"<p>{t('average', mean=points(round(statistics.mean(totals), 2)), median=points(statistics.median(totals)), max_score=points(data.max_score))}</p>")
         out.append(score_plot("total", messages.text("report.total", assignment=data.name), totals, data.max_score))
     else:
         out.append(f"<p>{t('no_submissions')}</p>")
+    out.append(f"</div><div>{_common_mistakes(data)}</div></div>")
     # the submissions that could not be graded
     out.append(f"<h2>{t('failed_heading')}</h2>")
     if failed:
@@ -351,7 +356,7 @@ def assignment_page(root: Path, data: Assignment) -> str:
     out.append(f"<h2>{t('exercises_heading')}</h2>")
     for i, exercise in enumerate(data.exercises):
         scores = [exercise.scores.get(s.id, 0.0) for s in data.judged]
-        out.append(f"<section class=\"exercise-block\"><h3><code>{e(exercise.name)}</code> "
+        out.append(f"<section class=\"exercise-block\" id=\"ex{i}\"><h3><code>{e(exercise.name)}</code> "
                    f"<span class=\"muted\">{t('max_points', max_score=points(exercise.max_score))}"
                    + (f" · {t('mean', mean=points(round(statistics.mean(scores), 2)))}" if scores else "")
                    + "</span></h3><div class=\"exercise\">")
@@ -363,6 +368,20 @@ def assignment_page(root: Path, data: Assignment) -> str:
     out.append(f"<h2>{t('students_heading')}</h2>")
     out.append(_students_table(data, folder))
     return _page(t("title", assignment=data.name), "\n".join(out))
+
+
+def _common_mistakes(data: Assignment) -> str:
+    """The class's most common mistakes over every exercise, each linked to its exercise."""
+    found = [(len(m.students), i, x, m) for i, x in enumerate(data.exercises) for m in x.mistakes.values()]
+    if not found:
+        return ""
+    rows = [f"<h3>{t('common_heading')}</h3><table><tr><th>{t('col_mistake_only')}</th><th>{t('col_exercise')}</th>"
+            f"<th>{t('col_count')}</th></tr>"]
+    for count, i, exercise, mistake in sorted(found, key=lambda f: (-f[0], f[1], f[3].mistake))[:COMMON]:
+        rows.append(f"<tr><td>{e(mistake_name(mistake.mistake))}</td>"
+                    f"<td><a href=\"#ex{i}\"><code>{e(exercise.name)}</code></a></td><td class=\"num\">{count}</td></tr>")
+    rows.append("</table>")
+    return "".join(rows)
 
 
 def _mistakes_table(exercise: Exercise, students: dict, folder: Path, assignment: str) -> str:
@@ -436,7 +455,7 @@ def course_page(root: Path, course: str, assignments: list, ungraded: list) -> s
         rows.append(f"<tr><td>{e(name)}</td><td colspan=\"3\" class=\"muted\">{t('not_graded_yet')}</td></tr>")
     rows.append("</table>")
     out.append("".join(rows))
-    if bars:
+    if len(bars) > 1:  # a comparison needs two lessons
         hardest_lesson = min(bars, key=lambda b: b[1])
         out.append(f"<p>{t('hardest_lesson', lesson=hardest_lesson[0], mean=f'{hardest_lesson[1]:.0f}')}</p>")
         caption = messages.text("report.lessons_caption", bars=_bars_in_words(bars, percent=True))
