@@ -6,6 +6,7 @@ from __future__ import annotations
 import hashlib
 import shutil
 import subprocess
+from pathlib import Path
 
 import pytest
 from nbgrader.api import Gradebook
@@ -147,6 +148,16 @@ def test_a_gradebook_that_cannot_be_read(make_course, tmp_path, capsys, monkeypa
         assert code == 2 and words in said and "hunter2" not in said, said
 
 
+def test_a_broken_configuration(make_course, tmp_path, capsys, monkeypatch):
+    root = make_course(tmp_path / "course")
+    with open(root / "nbgrader_config.py", "a") as f:
+        f.write("c.Execute.timeout = = 3\n")
+    for command in (["grade", NAME], ["report"]):
+        code, said = run(capsys, monkeypatch, root, command)
+        assert code == 2 and said.startswith(f"autograder: The course's configuration in {root} could not be read "
+                                             "(SyntaxError: invalid syntax") and "line " in said, said
+
+
 def test_report_before_any_grading(make_course, tmp_path, capsys, monkeypatch):
     root = make_course(tmp_path / "course", gradebook=False)
     code, said = run(capsys, monkeypatch, root, ["report"])
@@ -179,3 +190,42 @@ def test_the_command_itself_prints_no_traceback(make_course, tmp_path):
     assert result.returncode == 2 and result.stdout == ""
     assert result.stderr.startswith(f"autograder: The assignment {NAME} is not in the gradebook yet")
     assert len(result.stderr.strip().splitlines()) == 1 and not (root / "gradebook.db").exists()
+
+
+def test_ctrl_c_while_grading_is_one_sentence(make_course, tmp_path, capsys, monkeypatch):
+    from autograder.instructor import grade
+
+    def interrupted(*args, **kwargs):
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(grade, "grade", interrupted)
+    root = make_course(tmp_path / "course")
+    code, said = run(capsys, monkeypatch, root, ["grade", NAME, "--no-sandbox"])
+    assert code == 130 and said == (
+        "autograder: Grading stopped (Ctrl-C). The submissions graded before are in the gradebook; the others "
+        f"are not graded yet: run `autograder grade {NAME}` again to grade them all.")
+
+
+def test_servers_interrupted_while_starting_are_stopped(tmp_path, monkeypatch):
+    """Ctrl-C (or a server that cannot start) while the judge and the fork server start: neither
+    is left running, and their folder is removed."""
+    from autograder.instructor import services
+
+    started = []
+
+    def command(self, which):
+        return ["sleep", "300"]
+
+    def wait_ready(self):
+        started.extend(self.processes.values())
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(services.Services, "_command", command)
+    monkeypatch.setattr(services.Services, "wait_ready", wait_ready)
+    monkeypatch.setattr(services.forkserver, "install_kernelspec", lambda share: None)
+    (tmp_path / "runs").mkdir()
+    monkeypatch.setattr(services, "_short_temp", lambda: str(tmp_path / "runs"))
+    with pytest.raises(KeyboardInterrupt):
+        services.Services.start(tmp_path, sandbox=False, log=tmp_path / "servers.log")
+    assert len(started) == 2 and all(process.poll() is not None for process in started)
+    assert list((tmp_path / "runs").iterdir()) == []

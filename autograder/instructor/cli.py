@@ -64,9 +64,12 @@ def main(argv=None) -> int:
                   "sandbox lets students' code read and change your files; if you accept that, run again "
                   "with --no-sandbox.", file=sys.stderr)
             return 2
-    report = grade.grade(args.course, args.assignment, jobs=args.jobs, students=args.student,
-                         db_url=args.db_url, timeout=args.timeout, sandbox=not args.no_sandbox,
-                         export_to=None if args.no_export else "grades.csv", write_report=not args.no_report)
+    try:
+        report = grade.grade(args.course, args.assignment, jobs=args.jobs, students=args.student,
+                             db_url=args.db_url, timeout=args.timeout, sandbox=not args.no_sandbox,
+                             export_to=None if args.no_export else "grades.csv", write_report=not args.no_report)
+    except KeyboardInterrupt:
+        return _interrupted(args.assignment)
     failed = [o for o in report.outcomes if not o.ok]
     print(f"{args.assignment}: {len(report.outcomes)} submissions graded in {report.seconds:.1f} s "
           f"({len(failed)} could not be graded normally)")
@@ -105,6 +108,15 @@ def _at_least_one(text: str) -> int:
     return value
 
 
+def _interrupted(assignment: str) -> int:
+    """Ctrl-C while grading: the servers and workers are stopped by then (``grade``'s cleanup)."""
+    from .. import messages
+
+    print(("\n" if sys.stderr.isatty() else "") + "autograder: " + messages.text("cli.interrupted", assignment=assignment),
+          file=sys.stderr)
+    return 130
+
+
 def _refuse(refusal) -> int:
     print(f"autograder: {refusal}", file=sys.stderr)
     return 2
@@ -114,10 +126,10 @@ def _checked_grade_arguments(args):
     """The course folder and the students to grade, once everything the run needs is there
     (else ``preflight.Refusal``): a course, a gradebook that answers, the assignment in it,
     a submission from each named student. Nothing is written or started before."""
-    from . import grade, preflight
+    from . import preflight
 
     root = preflight.course_folder(args.course)
-    config = grade.course_config(root, args.db_url)
+    config = preflight.course_config(root, args.db_url)
     recorded = preflight.read_gradebook(config.CourseDirectory.db_url)
     preflight.assignment(root, config, recorded, args.assignment)
     return root, preflight.students(root, config, args.assignment, args.student)
@@ -135,11 +147,11 @@ def _report(args) -> int:
     """``autograder report``: each named (or every graded) assignment's page and the
     course-wide page, from the gradebook and the autograded notebooks."""
     from .. import messages
-    from . import grade, preflight
+    from . import preflight
 
     try:
         root = preflight.course_folder(args.course)
-        config = grade.course_config(root, args.db_url)
+        config = preflight.course_config(root, args.db_url)
         recorded = preflight.read_gradebook(config.CourseDirectory.db_url)
         for name in args.assignment:
             preflight.assignment(root, config, recorded, name, graded=True)

@@ -80,8 +80,12 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
     started = time.perf_counter()
     config = course_config(root, db_url, timeout, sandbox)
     services = Services.start(root, sandbox, log=root / "autograder-logs" / assignment / "servers.log")
-    workers = pool.Pool(jobs, worker.init, (str(root), config, services.environment()),
-                        on_fault=lambda fault: report.replaced.extend(services.ensure_alive()))
+    try:
+        workers = pool.Pool(jobs, worker.init, (str(root), config, services.environment()),
+                            on_fault=lambda fault: report.replaced.extend(services.ensure_alive()))
+    except BaseException:  # Ctrl-C while the workers start: the servers stop too
+        services.close()
+        raise
     try:
         tasks = [(worker.grade_one, (assignment, student)) for student in students]
         for result in workers.run(tasks):

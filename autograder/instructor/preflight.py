@@ -48,6 +48,21 @@ def course_folder(path) -> Path:
     return root
 
 
+def course_config(root: Path, db_url: str | None = None):
+    """The course's nbgrader configuration (``grade.course_config``); one that cannot be
+    read (a typo in nbgrader_config.py) is a refusal that names the file and the line."""
+    from . import grade
+
+    try:
+        return grade.course_config(root, db_url)
+    except Exception as error:  # noqa: BLE001  (whatever the file raised: said in one sentence)
+        syntax = isinstance(error, SyntaxError) and error.lineno
+        where = f"{error.filename}, line {error.lineno}" if syntax else "nbgrader_config.py"
+        reason = error.msg if syntax else _first_line(error)
+        raise Refusal(messages.text("cli.bad_config", folder=root, where=where,
+                                    reason=f"{type(error).__name__}: {reason}")) from None
+
+
 def shown_url(db_url: str) -> str:
     """A database URL as it may be printed: without its password or our own options."""
     from sqlalchemy.engine import make_url
