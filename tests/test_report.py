@@ -172,6 +172,18 @@ def test_the_assignment_page(course):
     assert "alice (Ada)" in text
 
 
+def test_common_mistakes_count_each_student_once(course):
+    """bob gives the same wrong answer in two exercises: one student, both exercises named."""
+    notebook = course / "autograded" / "bob" / L3 / f"{L3}.ipynb"
+    nb = json.loads(notebook.read_text())
+    nb["cells"][1]["metadata"]["autograder"] = {"verdict": WRONG_QUIZ}  # train_loop_tests, same mistake id
+    notebook.write_text(json.dumps(nb))
+    page = write(course)[f"{L3}.html"]
+    common = page[page.index("Most common mistakes"):page.index("could not be graded</h2>")]
+    row = re.search(r"<tr><td>wrong Quick Check answer</td>.*?</tr>", common).group(0)
+    assert row.count("<a href=") == 2 and row.endswith('<td class="num">1</td></tr>')
+
+
 def test_the_course_page(course):
     page = write(course)["course.html"]
     text = " ".join(" ".join(Tags(page).text).split())

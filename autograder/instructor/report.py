@@ -371,15 +371,22 @@ def assignment_page(root: Path, data: Assignment) -> str:
 
 
 def _common_mistakes(data: Assignment) -> str:
-    """The class's most common mistakes over every exercise, each linked to its exercise."""
-    found = [(len(m.students), i, x, m) for i, x in enumerate(data.exercises) for m in x.mistakes.values()]
+    """The class's most common mistakes, counted once per student as the class summary counts
+    them, each with the exercises it was made in (linked)."""
+    found: dict = {}
+    for i, exercise in enumerate(data.exercises):
+        for mistake in exercise.mistakes.values():
+            students, places = found.setdefault(mistake.mistake, (set(), []))
+            students.update(mistake.students)
+            places.append((i, exercise.name))
     if not found:
         return ""
-    rows = [f"<h3>{t('common_heading')}</h3><table><tr><th>{t('col_mistake_only')}</th><th>{t('col_exercise')}</th>"
+    rows = [f"<h3>{t('common_heading')}</h3><table><tr><th>{t('col_mistake_only')}</th><th>{t('col_exercises')}</th>"
             f"<th>{t('col_count')}</th></tr>"]
-    for count, i, exercise, mistake in sorted(found, key=lambda f: (-f[0], f[1], f[3].mistake))[:COMMON]:
-        rows.append(f"<tr><td>{e(mistake_name(mistake.mistake))}</td>"
-                    f"<td><a href=\"#ex{i}\"><code>{e(exercise.name)}</code></a></td><td class=\"num\">{count}</td></tr>")
+    ranked = sorted(found.items(), key=lambda item: (-len(item[1][0]), item[1][1][0][0], item[0]))
+    for mistake, (students, places) in ranked[:COMMON]:
+        where = ", ".join(f'<a href="#ex{i}"><code>{e(name)}</code></a>' for i, name in places)
+        rows.append(f"<tr><td>{e(mistake_name(mistake))}</td><td>{where}</td><td class=\"num\">{len(students)}</td></tr>")
     rows.append("</table>")
     return "".join(rows)
 
