@@ -129,10 +129,20 @@ def _checked_grade_arguments(args):
     from . import preflight
 
     root = preflight.course_folder(args.course)
-    config = preflight.course_config(root, args.db_url)
+    config = _course_config(root, args.db_url)
     recorded = preflight.read_gradebook(config.CourseDirectory.db_url)
     preflight.assignment(root, config, recorded, args.assignment)
     return root, preflight.students(root, config, args.assignment, args.student)
+
+
+def _course_config(root: Path, db_url: str | None):
+    """The course's nbgrader configuration, or a refusal that says what in it is wrong."""
+    from . import grade, preflight
+
+    try:
+        return grade.course_config(root, db_url)
+    except Exception as error:  # noqa: BLE001  (whatever nbgrader_config.py raised: said in one sentence)
+        raise preflight.unreadable_config(root, error) from None
 
 
 def _add_report_parser(sub) -> None:
@@ -151,7 +161,7 @@ def _report(args) -> int:
 
     try:
         root = preflight.course_folder(args.course)
-        config = preflight.course_config(root, args.db_url)
+        config = _course_config(root, args.db_url)
         recorded = preflight.read_gradebook(config.CourseDirectory.db_url)
         for name in args.assignment:
             preflight.assignment(root, config, recorded, name, graded=True)

@@ -48,19 +48,13 @@ def course_folder(path) -> Path:
     return root
 
 
-def course_config(root: Path, db_url: str | None = None):
-    """The course's nbgrader configuration (``grade.course_config``); one that cannot be
-    read (a typo in nbgrader_config.py) is a refusal that names the file and the line."""
-    from . import grade
-
-    try:
-        return grade.course_config(root, db_url)
-    except Exception as error:  # noqa: BLE001  (whatever the file raised: said in one sentence)
-        syntax = isinstance(error, SyntaxError) and error.lineno
-        where = f"{error.filename}, line {error.lineno}" if syntax else "nbgrader_config.py"
-        reason = error.msg if syntax else _first_line(error)
-        raise Refusal(messages.text("cli.bad_config", folder=root, where=where,
-                                    reason=f"{type(error).__name__}: {reason}")) from None
+def unreadable_config(root: Path, error: Exception) -> Refusal:
+    """The refusal for a course configuration that cannot be read (a typo in
+    nbgrader_config.py): it names the file and the line."""
+    syntax = isinstance(error, SyntaxError) and error.lineno
+    where = f"{error.filename}, line {error.lineno}" if syntax else "nbgrader_config.py"
+    reason = error.msg if syntax else _first_line(error)
+    return Refusal(messages.text("cli.bad_config", folder=root, where=where, reason=f"{type(error).__name__}: {reason}"))
 
 
 def shown_url(db_url: str) -> str:
