@@ -275,3 +275,18 @@ def test_autograder_report_writes_them_again(course, capsys, monkeypatch):
     assert not (course / "reports" / f"{L1}.html").exists()
     assert cli.main(["report"]) == 0
     assert (course / "reports" / f"{L1}.html").is_file()
+
+
+def test_a_report_folder_that_cannot_be_written(course, capsys, monkeypatch):
+    import os
+
+    if os.geteuid() == 0:  # root writes anywhere: make "reports" a file instead
+        (course / "reports").write_text("in the way")
+    else:
+        (course / "reports").mkdir(mode=0o500)
+    monkeypatch.chdir(course)
+    monkeypatch.setenv("NBGRADER_DB_URL", f"sqlite:///{course / 'gradebook.db'}")
+    assert cli.main(["report"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err.startswith(f"autograder: The class report cannot be written into {course / 'reports'} (")
+    assert "Traceback" not in err and len(err.strip().splitlines()) == 1

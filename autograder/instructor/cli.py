@@ -88,7 +88,8 @@ def main(argv=None) -> int:
     if report.page:
         print(messages.text("cli.report_written", path=report.page))
     elif report.page_error:
-        print(messages.text("cli.report_failed", assignment=args.assignment, error=report.page_error))
+        print("autograder: " + messages.text("cli.report_failed", assignment=args.assignment, error=report.page_error),
+              file=sys.stderr)
     if report.server_cpu:
         print("CPU used by the judge: {judge:.2f} s; by the fork server itself: {fork:.2f} s".format(
             judge=report.server_cpu.get("judge", 0.0), fork=report.server_cpu.get("fork", 0.0)))
@@ -171,7 +172,12 @@ def _report(args) -> int:
         return _refuse(refusal)
     from . import report
 
-    for path in report.write_all(root, config, args.assignment or None):
+    try:
+        pages = report.write_all(root, config, args.assignment or None)
+    except OSError as error:  # a reports/ folder that cannot be written, a full disk
+        return _refuse(messages.text("cli.cannot_write", folder=root / report.FOLDER,
+                                     reason=f"{type(error).__name__}: {error.strerror or error}"))
+    for path in pages:
         print(messages.text("cli.report_written", path=path))
     return 0
 
