@@ -85,14 +85,14 @@ def main(argv=None) -> int:
             print(f"  {count:4d} · {summary_name(messages, mistake)}")
     if report.exported:
         print(f"grades exported to {report.exported}")
-    if report.page:
+    if report.server_cpu:
+        print("CPU used by the judge: {judge:.2f} s; by the fork server itself: {fork:.2f} s".format(
+            judge=report.server_cpu.get("judge", 0.0), fork=report.server_cpu.get("fork", 0.0)))
+    if report.page:  # last, where the instructor looks for what to open
         print(messages.text("cli.report_written", path=report.page))
     elif report.page_error:
         print("autograder: " + messages.text("cli.report_failed", assignment=args.assignment, error=report.page_error),
               file=sys.stderr)
-    if report.server_cpu:
-        print("CPU used by the judge: {judge:.2f} s; by the fork server itself: {fork:.2f} s".format(
-            judge=report.server_cpu.get("judge", 0.0), fork=report.server_cpu.get("fork", 0.0)))
     return 0
 
 
