@@ -70,6 +70,10 @@ class Messages:
         return self.raw(key).format(**fields)
 
 
+# Sections for the instructor only, in English until someone translates them: a translation
+# need not have them (every language falls back to English, key by key).
+ENGLISH_ONLY = ("cli", "report")
+
 _GRADER = Messages(Path(__file__).parent / "locale")
 text = _GRADER.text
 

@@ -51,7 +51,7 @@ BUDGET = {"disruptive": 75, "kill": 75}
 SITE = Path(sysconfig.get_paths()["purelib"])
 PACKAGES = ("autograder", "lessons")
 GRADER_OUTPUT = {"autograded", "feedback", "autograder-logs", "gradebook.db", "gradebook.db-journal",
-                 "grades.csv"}
+                 "grades.csv", "reports"}
 KEEP_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ", "USER", "LOGNAME", "SHELL",
             "VIRTUAL_ENV", "PYTHONWARNINGS", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR",
             "JUPYTER_RUNTIME_DIR", "IPYTHONDIR", "MPLCONFIGDIR", "TMPDIR", "AUTOGRADER_MEMORY_MB")

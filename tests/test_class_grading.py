@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import os
+import re
 import shutil
 import subprocess
 import textwrap
@@ -50,11 +51,12 @@ def notebooks():
             "carol": fill(release, dict(right, train_loop=wrong_loop))}
 
 
-def autograder(args, root, env):
+def autograder(args, root, env, stderr: bool = False):
+    """``autograder ARGS`` in ``root``: what it printed (and, with ``stderr``, its stderr)."""
     result = subprocess.run([str(BIN / "autograder"), *args], cwd=root, env=env,
                             capture_output=True, text=True, timeout=900)
     assert result.returncode == 0, result.stdout + result.stderr
-    return result.stdout
+    return (result.stdout, result.stderr) if stderr else result.stdout
 
 
 def scores(root) -> dict:
@@ -72,8 +74,8 @@ def hostile_course(tmp_path_factory):
     for student, (make, _) in HOSTILE.items():
         submissions[student] = make(good["alice"]) if callable(make) else make
     root = make_course(tmp_path_factory.mktemp("course"), env, submissions)
-    output = autograder(["grade", NAME, "--jobs", "2", "--timeout", "10"], root, env)
-    return root, env, output
+    output, stderr = autograder(["grade", NAME, "--jobs", "2", "--timeout", "10"], root, env, stderr=True)
+    return root, env, output, stderr
 
 
 @pytest.fixture(scope="module")
@@ -116,7 +118,7 @@ def test_gradebook_is_consistent(hostile_course):
 def test_grading_leaves_nothing_of_the_students_outside_the_course(hostile_course):
     """No student's code (or hidden test) in the instructor's IPython history, where the next
     student's kernel could read it; no scratch folders left; the kernels' log kept with the others."""
-    root, env, _ = hostile_course
+    root, env, *_ = hostile_course
     assert not list(Path(env["IPYTHONDIR"]).rglob("history.sqlite"))
     left = [p.name for p in Path(env["TMPDIR"]).iterdir()]
     assert [name for name in left if not name.startswith("torchinductor_")] == []  # torch's own (empty) cache
@@ -146,8 +148,33 @@ def test_summary_names_the_common_mistakes_in_words(hostile_course):
     assert "loop.cleared_once" not in output and "SAWarning" not in output
 
 
+def test_the_terminal_shows_the_progress_bar_and_no_warning(hostile_course):
+    """On stderr, while grading a class with a new student in every submission: only the
+    progress bar (nbgrader's API once warned six times per new student)."""
+    lines = [line for line in hostile_course[3].replace("\r", "\n").splitlines() if line.strip()]
+    other = [line for line in lines if not re.fullmatch(r"\[[#.]{30}\] \d+/\d+ graded, \d+ failed, .*", line)]
+    assert other == [] and len(lines) == len(HOSTILE) + 3, other
+
+
+def test_the_class_report(hostile_course):
+    root, _, output, _ = hostile_course
+    page = root / "reports" / f"{NAME}.html"
+    assert f"class report: {page}" in output and (root / "reports" / "course.html").is_file()
+    text = page.read_text()
+    failed = text[text.index("could not be graded</h2>"):text.index("Exercises and their mistakes")]
+    for student, why in {"not_json": "not a notebook", "empty_file": "not a notebook",
+                         "missing_notebook": "no notebook was submitted"}.items():
+        assert re.search(f"<td>{student}</td><td>[^<]*{why}", failed), student
+    assert failed.count("<tr>") == 4  # the heading and those three
+    loop = text[text.index("<code>train_loop_tests</code> <span"):]
+    loop = loop[:loop.index("</section>")]
+    row = re.search(r"cleared the gradients only once, before the loop.*?</tr>", loop, re.S).group(0)
+    assert '<a href="../feedback/carol/03_zeroing_grad/03_zeroing_grad.html">carol</a>' in row
+    assert "step 2 (line" in row  # carol's message, in words
+
+
 def test_regrade_one_student_leaves_the_others_alone(hostile_course):
-    root, env, _ = hostile_course
+    root, env, *_ = hostile_course
     before = scores(root)
     stamps = {s: os.path.getmtime(root / "autograded" / s / NAME / f"{NAME}.ipynb")
               for s in ("alice", "bob")}

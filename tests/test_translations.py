@@ -58,6 +58,9 @@ def test_all_five_languages_are_there():
 @pytest.mark.parametrize("package", sorted(CATALOGUES))
 def test_every_message_is_translated_with_the_same_placeholders(package, lang):
     english, translated = _load(CATALOGUES[package] / "en.toml"), _load(CATALOGUES[package] / f"{lang}.toml")
+    instructor_only = messages.ENGLISH_ONLY if package == "autograder" else ()
+    english = {key: text for key, text in english.items()
+               if key.split(".")[0] not in instructor_only or key in translated}
     assert sorted(set(english) - set(translated)) == [], "missing"
     assert sorted(set(translated) - set(english)) == [], "not in English"
     for key, text in english.items():

@@ -8,7 +8,9 @@
 * ``preprocessors``, ``hooks``, ``feedback_exporter``: nbgrader passes and hooks, set in
   ``nbgrader_config.py`` so that plain ``nbgrader autograde`` runs them too;
 * ``files``, ``failures``, ``summary``, ``progress``: safe copies, submissions that cannot be
-  graded, the class's common mistakes, the progress bar.
+  graded, the class's common mistakes, the progress bar;
+* ``preflight``: the checks before a command starts anything (a typo is one sentence, never a write);
+* ``report``: the class report per assignment and the course report (self-contained HTML).
 
 Nothing under ``autograder.kernel`` or ``autograder.judges`` imports this package.
 """

@@ -2,7 +2,9 @@
 
 The reason is a message key (``grading.*`` in the locale files); the feedback page says
 it in the notebook's language (the course's default, since the notebook could not be
-read) and gives the score, 0.
+read) and gives the score, 0. The instructor gets nbgrader's full log in
+``autograder-logs/<assignment>/students/<student>.log``, whose first line names the
+reason (the class report reads it); grading the submission successfully later removes it.
 """
 from __future__ import annotations
 
@@ -42,11 +44,38 @@ def describe(reason: str, notebook: str, lang: str | None = None) -> str:
     return messages.render(key, {"notebook": notebook}, lang)
 
 
-def keep_log(root: Path, assignment: str, student: str, result: dict) -> None:
+REASON = "could not be graded: "  # the first line of a student's log, before the reason
+
+
+def log_path(root: Path, assignment: str, student: str) -> Path:
+    return Path(root) / "autograder-logs" / assignment / "students" / f"{student}.log"
+
+
+def keep_log(root: Path, assignment: str, student: str, result: dict, reason: str) -> None:
     """nbgrader's full log and traceback of a failed submission, for the instructor."""
-    folder = root / "autograder-logs" / assignment
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / f"{student}.log").write_text((result.get("log") or "") + "\n" + (result.get("error") or ""))
+    path = log_path(root, assignment, student)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(f"{REASON}{reason}\n" + (result.get("log") or "") + "\n" + (result.get("error") or ""))
+
+
+def forget_log(root: Path, assignment: str, student: str) -> None:
+    """A submission graded normally: an earlier failure of it no longer stands."""
+    log_path(root, assignment, student).unlink(missing_ok=True)
+
+
+def recorded(root: Path, assignment: str) -> dict:
+    """student → reason key, for each submission of ``assignment`` that could not be graded
+    (or whose feedback could not be made) the last time it was graded."""
+    folder = Path(root) / "autograder-logs" / assignment / "students"
+    found = {}
+    for path in sorted(folder.glob("*.log")) if folder.is_dir() else []:
+        try:
+            with path.open(encoding="utf-8", errors="replace") as f:
+                first = f.readline().strip()
+        except OSError:
+            continue
+        found[path.stem] = first.removeprefix(REASON) if first.startswith(REASON) else reason_of({"log": path.read_text(errors="replace")})
+    return found
 
 
 def zero_submission(db_url: str, coursedir, assignment: str, student: str, reason: str) -> None:

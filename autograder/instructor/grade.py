@@ -28,6 +28,8 @@ class Report:
     replaced: list = field(default_factory=list)  # servers replaced during the run
     retried: list = field(default_factory=list)  # students graded again after the grader failed on them
     server_cpu: dict = field(default_factory=dict)  # CPU seconds of the judge and the fork server
+    page: str = ""  # the class report (reports/<assignment>.html)
+    page_error: str = ""  # why the class report could not be written
 
 
 def sqlite_with_timeout(db_url: str) -> str:
@@ -54,6 +56,8 @@ def course_config(root: Path, db_url: str | None = None, timeout: int | None = N
     config.CourseDirectory.root = str(root)
     if db_url:
         config.CourseDirectory.db_url = db_url
+    if "db_url" not in config.CourseDirectory:  # nbgrader's own default
+        config.CourseDirectory.db_url = f"sqlite:///{root / 'gradebook.db'}"
     config.CourseDirectory.db_url = sqlite_with_timeout(config.CourseDirectory.db_url)
     config.JudgedExecute.sandbox = sandbox
     if timeout:
@@ -68,7 +72,7 @@ def submitted_students(root: Path, assignment: str) -> list:
 
 def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = None,
           db_url: str | None = None, timeout: int | None = None, sandbox: bool = True,
-          show_progress=progress.show, export_to: str | None = "grades.csv") -> Report:
+          show_progress=progress.show, export_to: str | None = "grades.csv", write_report: bool = True) -> Report:
     """Autograde, then give feedback to, every (or the named) student's submission, and
     export the grades. The main process only coordinates: the workers hold nbgrader."""
     root = Path(root).resolve()
@@ -77,17 +81,25 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
     started = time.perf_counter()
     config = course_config(root, db_url, timeout, sandbox)
     services = Services.start(root, sandbox, log=root / "autograder-logs" / assignment / "servers.log")
-    workers = pool.Pool(jobs, worker.init, (str(root), config, services.environment()),
-                        on_fault=lambda fault: report.replaced.extend(services.ensure_alive()))
+    try:
+        workers = pool.Pool(jobs, worker.init, (str(root), config, services.environment()),
+                            on_fault=lambda fault: report.replaced.extend(services.ensure_alive()))
+    except BaseException:  # Ctrl-C while the workers start: the servers stop too
+        services.close()
+        raise
     try:
         tasks = [(worker.grade_one, (assignment, student)) for student in students]
         for result in workers.run(tasks):
             if isinstance(result, pool.Lost):
-                result = workers.call(worker.lost, assignment, result.task[1][1])
+                student = result.task[1][1]
+                result = workers.call(worker.lost, assignment, student)
+                if isinstance(result, pool.Lost):  # recording its 0 failed as well: the run goes on
+                    result = worker.Outcome(student, False, 0.0, "lost")
             if result.reason == "crashed":  # the grader's own failure, not the notebook's: once more
                 report.replaced.extend(services.ensure_alive())
                 report.retried.append(result.student)
-                result = workers.call(worker.grade_one, assignment, result.student)
+                retried = workers.call(worker.grade_one, assignment, result.student)
+                result = retried if not isinstance(retried, pool.Lost) else result
             report.outcomes.append(result)
             if not result.ok:
                 report.replaced.extend(services.ensure_alive())
@@ -96,6 +108,9 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
         report.faults = [(task[1][1], fault) for task, fault in workers.faults]
         if export_to:
             report.exported = workers.call(worker.export, export_to)
+        if write_report:
+            written = workers.call(worker.write_report, assignment)
+            report.page, report.page_error = ("", "lost") if isinstance(written, pool.Lost) else written
     finally:
         workers.close()
         report.server_cpu = services.cpu_seconds()

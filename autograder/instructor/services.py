@@ -76,9 +76,13 @@ class Services:
         log = Path(log) if log else folder / "servers.log"
         log.parent.mkdir(parents=True, exist_ok=True)
         services._log = open(log, "a")  # the servers' own logging, never a student's output
-        services._launch("fork")
-        services._launch("judge")
-        services.wait_ready()
+        try:
+            services._launch("fork")
+            services._launch("judge")
+            services.wait_ready()
+        except BaseException:  # a server that cannot start, or Ctrl-C meanwhile: none is left behind
+            services.close()
+            raise
         return services
 
     def _command(self, which: str) -> list:

@@ -9,26 +9,45 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from dataclasses import dataclass, field
 from pathlib import Path
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A failed test cell of an autograded notebook."""
+    grade_id: str
+    mistake: str  # the verdict's mistake id, or "error:<name>" for an error without a failing verdict
+    key: str = ""  # the verdict's message key ("" without a verdict)
+    fields: dict = field(default_factory=dict, compare=False, hash=False)  # the message's fields
+    error: str = ""  # "name: value" of the cell's first error, as its output shows it
+
+
+def failed_cells(nb: dict) -> list:
+    """Each failed test cell of an autograded notebook (its JSON): ``Failed``."""
+    found = []
+    for cell in nb.get("cells", []):
+        meta = cell.get("metadata", {}) if isinstance(cell, dict) else {}
+        nbgrader = meta.get("nbgrader", {}) if isinstance(meta, dict) else {}
+        if not isinstance(nbgrader, dict) or not nbgrader.get("grade"):
+            continue
+        grade_id = str(nbgrader.get("grade_id"))
+        errors = [o for o in cell.get("outputs", []) if isinstance(o, dict) and o.get("output_type") == "error"]
+        error = f"{errors[0].get('ename', '')}: {errors[0].get('evalue', '')}" if errors else ""
+        verdict = meta.get("autograder", {}).get("verdict", {}) if isinstance(meta.get("autograder"), dict) else {}
+        if isinstance(verdict, dict) and verdict and not verdict.get("ok", True):
+            fields = verdict.get("fields")
+            found.append(Failed(grade_id, str(verdict.get("mistake") or "other"), str(verdict.get("key") or ""),
+                                fields if isinstance(fields, dict) else {}, error))
+        elif errors:
+            found.append(Failed(grade_id, f"error:{errors[0].get('ename', '')}", error=error))
+    return found
 
 
 def mistakes_in(notebook_path: Path) -> list:
     """(grade id, mistake id) of each failed test cell of an autograded notebook."""
     nb = json.loads(Path(notebook_path).read_text())
-    found = []
-    for cell in nb["cells"]:
-        meta = cell.get("metadata", {})
-        grade_id = meta.get("nbgrader", {}).get("grade_id")
-        if not meta.get("nbgrader", {}).get("grade"):
-            continue
-        verdict = meta.get("autograder", {}).get("verdict", {})
-        if verdict and not verdict.get("ok", True):
-            found.append((grade_id, verdict.get("mistake") or "other"))
-            continue
-        errors = [o.get("ename", "") for o in cell.get("outputs", []) if o.get("output_type") == "error"]
-        if errors:
-            found.append((grade_id, f"error:{errors[0]}"))
-    return found
+    return [(failed.grade_id, failed.mistake) for failed in failed_cells(nb)]
 
 
 def common_mistakes(root: Path, assignment: str, students: list, top: int = 8) -> list:

@@ -44,12 +44,37 @@ def init(root: str, config, environment: dict) -> None:
     gc.freeze()
     gc.enable()
 
+    quiet_add_submission()
     os.chdir(root)
     atexit.register(_exit_now)
     coursedir = CourseDirectory(config=config)
     WORKER["api"] = NbGraderAPI(coursedir=coursedir, config=config)
     WORKER["api"].log.setLevel(logging.ERROR)
     WORKER["db_url"] = coursedir.db_url
+    WORKER["config"] = config
+
+
+def quiet_add_submission() -> None:
+    """nbgrader's ``Gradebook.add_submission`` without SQLAlchemy's autoflush while it builds
+    the submission. It makes the new submission from the assignment and the student already
+    in the session, then reads each notebook's cells to mirror them; every read flushed the
+    half-made objects first, and SQLAlchemy 2 warned for each ("Object of type
+    <SubmittedNotebook> not in session, add operation along 'Notebook.submissions' will not
+    proceed"): six warnings per new student, on the instructor's terminal. Nothing needs
+    flushing there: the method adds and commits the whole submission at its end, as before."""
+    from nbgrader.api import Gradebook
+
+    add = Gradebook.add_submission
+    if getattr(add, "without_autoflush", False):
+        return
+
+    def add_submission(self, assignment, student, **kwargs):
+        with self.db.no_autoflush:
+            return add(self, assignment, student, **kwargs)
+
+    add_submission.without_autoflush = True
+    add_submission.__doc__ = add.__doc__
+    Gradebook.add_submission = add_submission
 
 
 def _exit_now() -> None:
@@ -65,13 +90,18 @@ def grade_one(assignment: str, student: str) -> Outcome:
     api = WORKER["api"]
     start = time.perf_counter()
     result = api.autograde(assignment, student, force=True, create=True)
+    root = Path(api.coursedir.root)
     if result["success"]:
         feedback = api.generate_feedback(assignment, student, force=True)
         ok = feedback["success"]
         reason = "" if ok else failures.last_line(feedback.get("error", ""))
+        if ok:
+            failures.forget_log(root, assignment, student)
+        else:
+            failures.keep_log(root, assignment, student, feedback, "feedback")
     else:
         reason = failures.reason_of(result)
-        failures.keep_log(Path(api.coursedir.root), assignment, student, result)
+        failures.keep_log(root, assignment, student, result, reason)
         failures.zero_submission(WORKER["db_url"], api.coursedir, assignment, student, reason)
         ok = False
     return Outcome(student, ok, time.perf_counter() - start, reason)
@@ -89,8 +119,26 @@ def export(to: str) -> str:
     return str(path)
 
 
+def write_report(assignment: str) -> tuple:
+    """The class report of ``assignment`` and the course page (nbgrader is loaded here):
+    (the assignment page's path, "") or ("", why it could not be written): grading is done
+    by then, and a report that fails must not hide its results."""
+    import traceback
+
+    from . import report
+
+    try:
+        pages = report.write_all(Path(WORKER["api"].coursedir.root), WORKER["config"], [assignment])
+    except Exception as error:  # noqa: BLE001  (said to the instructor, with where it happened)
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        return "", f"{type(error).__name__}: {error} ({Path(where.filename).name}, line {where.lineno})"
+    return str(pages[0]), ""
+
+
 def lost(assignment: str, student: str) -> Outcome:
     """A submission whose worker died or stopped twice: 0 on every question, and why."""
     coursedir = WORKER["api"].coursedir
+    failures.keep_log(Path(coursedir.root), assignment, student,
+                      {"log": "the grading process died or was stopped twice while grading this submission"}, "lost")
     failures.zero_submission(WORKER["db_url"], coursedir, assignment, student, "lost")
     return Outcome(student, False, 0.0, "lost")

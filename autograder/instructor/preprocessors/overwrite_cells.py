@@ -13,15 +13,45 @@ trusting the gradebook, not the notebook, about what each cell is.
   cell a plain cell, and a known cell gets its kind from the gradebook.
 
 Everything else is nbgrader's: every code cell, every test, every grade id and point value.
+
+A test cell the student deleted comes back (``add_missing_cells``) with a cell id of its
+own: nbgrader makes it without one, and nbformat then warned on the instructor's terminal
+("MissingIDFieldWarning: Cell is missing an id field") for every such notebook.
 """
 from __future__ import annotations
+
+import re
 
 from nbgrader import utils
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import OverwriteCells
 
 
+def give_ids(nb) -> None:
+    """An id for every cell without one (a notebook format that has cell ids: 4.5 and later),
+    made from its grade id and unlike every other id of the notebook."""
+    if (nb.get("nbformat"), nb.get("nbformat_minor", 0)) < (4, 5):
+        return
+    used = {cell.get("id") for cell in nb.cells}
+    for cell in nb.cells:
+        if cell.get("id"):
+            continue
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id") or "cell"
+        base = re.sub(r"[^A-Za-z0-9_-]", "-", str(grade_id))[:50] + "-restored"
+        candidate, n = base, 1
+        while candidate in used:
+            n += 1
+            candidate = f"{base}-{n}"
+        cell["id"] = candidate
+        used.add(candidate)
+
+
 class OverwriteCellsKeepingProse(OverwriteCells):
+    def preprocess(self, nb, resources):
+        nb, resources = super().preprocess(nb, resources)
+        give_ids(nb)
+        return nb, resources
+
     def _kind_from_gradebook(self, cell) -> bool:
         """Set the cell's grade/solution flags and points as the gradebook has them; False
         when the gradebook does not know the cell's grade id (it is then a plain cell)."""
