@@ -63,7 +63,7 @@ def feedback_only(assignment: str, student: str, notebooks: list) -> list:
             path = Path(here) / name
             mode = path.lstat().st_mode
             keep = stat.S_ISREG(mode) and Path(here) == feedback and (
-                name.endswith(".html") or name in FEEDBACK_RECORDS) and path.lstat().st_size <= 2 ** 16
+                name.endswith(".html") or (name in FEEDBACK_RECORDS and path.lstat().st_size <= 2 ** 16))
             if stat.S_ISDIR(mode):
                 if not any(path.iterdir()):
                     path.rmdir()
