@@ -1,11 +1,13 @@
 """``autograder``: the instructor's command line.
 
-    autograder grade ASSIGNMENT [--jobs N] [--student ID ...] [--course DIR] [--db-url URL]
-                                [--timeout S] [--no-export] [--no-sandbox]
+    autograder grade ASSIGNMENT [--jobs N | --scheduler ADDRESS] [--student ID ...] [--force]
+                                [--course DIR] [--db-url URL] [--timeout S] [--no-export] [--no-sandbox]
     autograder course LANGUAGE --into DIR
 
-``grade`` grades every submission (or only the named students: a regrade touches nobody
-else), generates feedback, exports grades.csv and prints the class's most common mistakes.
+``grade`` grades every submission that is new or changed since it was graded (``--force``:
+every one; or only the named students: a regrade touches nobody else), here or on a Dask
+cluster (``--scheduler``), generates feedback, exports grades.csv and prints the class's most
+common mistakes.
 ``course`` writes the course directory in one language (nbgrader works on it unchanged).
 """
 from __future__ import annotations
@@ -32,6 +34,12 @@ def main(argv=None) -> int:
     g.add_argument("--no-sandbox", action="store_true",
                    help="run kernels without the operating system's sandbox (only where the machine cannot "
                         "sandbox: students' code can then read and change what you can)")
+    # grading on a Dask cluster, and rerunning (autograder/instructor/cluster.py, rerun.py)
+    g.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="grade on the Dask cluster of this scheduler (e.g. tcp://HOST:8786) instead of --jobs "
+                        "here; the gradebook must then be a database server (--db-url postgresql+psycopg://...)")
+    g.add_argument("--force", action="store_true",
+                   help="grade again submissions that were graded before and have not changed since")
     c = sub.add_parser("course", help="the course in another language")
     c.add_argument("language", help="es, pt, zh, fr, sv (or en)")
     c.add_argument("--into", type=Path, help="write an nbgrader course directory in that language here")
@@ -44,16 +52,30 @@ def main(argv=None) -> int:
     from .. import messages
     from . import failures, grade, sandbox
 
-    if not args.no_sandbox:
+    if not args.no_sandbox and not args.scheduler:  # a cluster's workers probe their own
         reason = sandbox.probe()
         if reason:
             print(f"autograder: this machine cannot sandbox grading kernels: {reason}. Grading without a "
                   "sandbox lets students' code read and change your files; if you accept that, run again "
                   "with --no-sandbox.", file=sys.stderr)
             return 2
-    report = grade.grade(args.course, args.assignment, jobs=args.jobs, students=args.student,
-                         db_url=args.db_url, timeout=args.timeout, sandbox=not args.no_sandbox,
-                         export_to=None if args.no_export else "grades.csv")
+    if args.scheduler:
+        from . import cluster
+
+        try:
+            report = cluster.grade(args.course, args.assignment, args.scheduler, students=args.student,
+                                   db_url=args.db_url, timeout=args.timeout, sandbox=not args.no_sandbox,
+                                   force=args.force, export_to=None if args.no_export else "grades.csv")
+        except cluster.Refused as exc:
+            print(f"autograder: {exc}", file=sys.stderr)
+            return 2
+    else:
+        report = grade.grade(args.course, args.assignment, jobs=args.jobs, students=args.student,
+                             db_url=args.db_url, timeout=args.timeout, sandbox=not args.no_sandbox,
+                             force=args.force, export_to=None if args.no_export else "grades.csv")
+    if report.skipped:
+        print(f"{len(report.skipped)} submissions unchanged since they were graded were skipped "
+              "(--force grades them again)")
     failed = [o for o in report.outcomes if not o.ok]
     print(f"{args.assignment}: {len(report.outcomes)} submissions graded in {report.seconds:.1f} s "
           f"({len(failed)} could not be graded normally)")
