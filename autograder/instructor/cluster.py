@@ -143,8 +143,14 @@ def _clear(root: Path) -> None:
         shutil.rmtree(root / name, ignore_errors=True)
 
 
+# What nbgrader wrote for one student comes back whole: a print of 100 MB makes a 100 MB
+# notebook and feedback page, as it does on a local run (the submission's own budget,
+# files.MAX_BYTES, bounds what goes out, not this)
+RESULT_BYTES = 2 ** 30
+
+
 def _read(folder: Path):
-    return files.read_regular(folder)[0] if folder.is_dir() else None
+    return files.read_regular(folder, max_bytes=RESULT_BYTES)[0] if folder.is_dir() else None
 
 
 def _scores(assignment: str, student: str) -> dict:
