@@ -86,15 +86,29 @@ _LOCK = threading.Lock()  # one submission at a time per process (nbgrader chang
 
 class CoursePlugin(WorkerPlugin):
     """Gives every worker process the course, those that join later included; removed at
-    the end of the run, when each process stops its judge and fork server."""
+    the end of the run, when each process stops its judge and fork server. For the run,
+    Dask's statistical profiler is paused on the worker: it walks the stack of the running
+    task every 10 ms, and a grading task's stack (nbgrader, nbclient, asyncio) is deep, which
+    cost several percent of each worker's CPU for a profile nobody reads."""
+
+    PROFILER = ("profile", "profile-cycle")
 
     def __init__(self, course: dict):
         self.course = course
+        self.paused: list = []
 
     def setup(self, worker):
         _COURSES[self.course["key"]] = dict(self.course, local=worker.local_directory)
+        for name in self.PROFILER:
+            callback = worker.periodic_callbacks.get(name)
+            if callback is not None and callback.is_running():
+                callback.stop()
+                self.paused.append(callback)
 
     async def teardown(self, worker):
+        for callback in self.paused:
+            callback.start()
+        self.paused.clear()
         await asyncio.to_thread(_close, self.course["key"])
 
 
@@ -358,13 +372,12 @@ class _Run:
             done = _finished(running)
             for future in done:
                 student, digest = running.pop(future)
-                outcome = self._outcome(future, student)
+                if student not in written:  # one task per student, and one result per task: never twice
+                    written.add(student)
+                    outcome = self._outcome(future, student)
+                    report.outcomes.append(outcome)
+                    self.records.keep(student, digest, outcome)
                 future.release()
-                if student in written:
-                    continue
-                written.add(student)
-                report.outcomes.append(outcome)
-                self.records.keep(student, digest, outcome)
             self._faults(events)
             self.look()
             if show_progress and (done or len(self.workers) != shown_workers):
@@ -400,7 +413,8 @@ class _Run:
                 if key in self.students:
                     how = "was retired" if msg.get("expected") else "left the cluster"
                     self.report.faults.append((self.students[key], f"(Dask worker {address}) {how} while holding it"))
+            waiting = {future.key for future in self.running}
             for key in sorted(msg.get("lost-computed-tasks", ())):
-                if key in self.students:
+                if key in waiting:  # done there, but its result had not arrived here: run again
                     self.report.faults.append(
                         (self.students[key], f"(Dask worker {address}) left the cluster before its result arrived"))
