@@ -7,6 +7,13 @@ Measured in one run on identical copies of the same course:
             its own fork server, the judge): what plain nbgrader does in this course directory
   ours -j1  `autograder grade 03_zeroing_grad --jobs 1` (autograde + feedback + export)
   ours -j2  the same with two workers
+  cluster   `autograder grade 03_zeroing_grad --scheduler ...` on a distributed.LocalCluster of two
+            single-threaded worker processes (started once, before the rounds, like a cluster that
+            is already running), gradebook on PostgreSQL; beside it `-j2 pg`, --jobs 2 with the
+            same PostgreSQL server, so that the two differ only in where they grade. Needs a
+            PostgreSQL server (AUTOGRADER_TEST_POSTGRES or --postgres, see .ci/postgres); without
+            one these two are left out. Target: cluster ≤ 1.10 × -j2 pg. From the cluster's time it
+            prints the cost of one submission in seconds of one worker core, and the sizing rule.
 It also prints what the protection itself costs: the judge's CPU time per submission (its own
 process), and the start-up of a sandboxed kernel against an unsandboxed one from the same
 fork server (median of alternated starts).
@@ -17,7 +24,7 @@ same time: how much two busy cores slow each other down on this machine bounds w
 two-worker run can gain. Targets: ours -j2 ≤ 0.25 × plain; -j2 at least 1.8× faster
 than -j1.
 
-Usage: python benchmarks/bench_grading.py [--students 40] [--rounds 3]
+Usage: python benchmarks/bench_grading.py [--students 40] [--rounds 3] [--postgres URL] [--only-cluster]
 """
 from __future__ import annotations
 
@@ -124,17 +131,169 @@ def concurrently(commands, roots, env) -> list:
     return seconds
 
 
+class Postgres:
+    """A fresh database on the server for each course, all dropped at the end."""
+
+    def __init__(self, server: str):
+        import sqlalchemy as sa
+
+        self.sa, self.server, self.made = sa, server, []
+        self.admin = sa.create_engine(server, isolation_level="AUTOCOMMIT")
+
+    def database(self) -> str:
+        name = f"bench_{len(self.made)}_{os.getpid()}"
+        with self.admin.connect() as conn:
+            conn.execute(self.sa.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+            conn.execute(self.sa.text(f"CREATE DATABASE {name}"))
+        self.made.append(name)
+        return self.server.rsplit("/", 1)[0] + "/" + name
+
+    def close(self) -> None:
+        with self.admin.connect() as conn:
+            for name in self.made:
+                conn.execute(self.sa.text(f"DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+        self.admin.dispose()
+
+
+def pg_scores(url: str) -> dict:
+    from nbgrader.api import Gradebook
+
+    with Gradebook(url) as gb:
+        return {s.id: {g.name: g.score for g in gb.find_submission_notebook(NAME, NAME, s.id).grades}
+                for s in gb.students}
+
+
+def cluster_rounds(args, subs, tmp: Path, env: dict, reference: dict | None) -> dict:
+    """-j2 pg and cluster, alternated for ``args.rounds`` rounds, on one LocalCluster."""
+    from distributed import LocalCluster
+
+    keys = ("HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR",
+            "MPLCONFIGDIR", "TMPDIR")
+    postgres = Postgres(args.postgres)
+    local = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                         env={k: env[k] for k in keys}, local_directory=env["TMPDIR"])
+    runs = {"-j2 pg": [], "cluster": []}
+    cpu = {"-j2 pg": [], "cluster": []}
+    same = True
+    cluster_cmd = [str(BIN / "autograder"), "grade", NAME, "--scheduler", local.scheduler_address]
+    from distributed import Client
+
+    watcher = Client(local)
+    try:
+        for round_ in range(args.rounds):
+            for kind in runs:
+                course_env = dict(env, NBGRADER_DB_URL=postgres.database())
+                root = make_course(tmp / f"{kind.replace(' ', '')}-{round_}", course_env, subs)
+                before = cpu_seconds(watcher)
+                runs[kind].append(timed(grade_command(2) if kind == "-j2 pg" else cluster_cmd, root, course_env))
+                cpu[kind].append(cpu_seconds(watcher) - before)
+                got = pg_scores(course_env["NBGRADER_DB_URL"])
+                reference = reference or got
+                same = same and got == reference
+        # one more cluster run, not timed: the memory each worker process uses, with what it starts
+        course_env = dict(env, NBGRADER_DB_URL=postgres.database())
+        root = make_course(tmp / "memory", course_env, subs)
+        memory = worker_memory(local, lambda: timed(cluster_cmd, root, course_env))
+    finally:
+        watcher.close()
+        local.close()
+        postgres.close()
+    return {"runs": runs, "cpu": cpu, "same": same, "memory": memory}
+
+
+def cpu_seconds(client) -> float:
+    """CPU seconds used so far by everything a grading run starts: this process's finished
+    children (a command and all it waited for: workers, judge, fork server, kernels), this
+    process itself (where the LocalCluster's scheduler and nannies run) and the cluster's
+    worker processes with their finished children. A busy machine stretches wall time; CPU
+    time is what a run costs."""
+    import resource
+
+    here = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    workers = client.run(lambda: sum(os.times()[:4]))
+    return here.ru_utime + here.ru_stime + children.ru_utime + children.ru_stime + sum(workers.values())
+
+
+def worker_memory(local, run) -> float:
+    """Peak memory of one worker process with its judge, fork server and kernels (PSS: shared
+    pages counted once across them), in MB, sampled every 0.5 s while ``run()`` grades."""
+    import threading
+
+    import psutil
+    from distributed import Client
+
+    with Client(local) as client:
+        pids = list(client.run(os.getpid).values())
+    peak, done = [0.0], threading.Event()
+
+    def sample():
+        while not done.wait(0.5):
+            for pid in pids:
+                total = 0
+                try:
+                    root = psutil.Process(pid)
+                    for process in [root, *root.children(recursive=True)]:
+                        try:
+                            total += process.memory_full_info().pss
+                        except psutil.Error:
+                            pass
+                except psutil.Error:
+                    continue
+                peak[0] = max(peak[0], total / 2 ** 20)
+
+    watcher = threading.Thread(target=sample, daemon=True)
+    watcher.start()
+    try:
+        run()
+    finally:
+        done.set()
+        watcher.join()
+    return peak[0]
+
+
+def report_cluster(measured: dict, n: int) -> None:
+    for what, unit in (("runs", "wall"), ("cpu", "CPU")):
+        values = measured[what]
+        for kind, seconds in values.items():
+            middle = statistics.median(seconds)
+            print(f"{kind:9} {middle:7.1f} s {unit:4}  {middle / n:5.2f} s/submission   "
+                  f"(median of {', '.join(f'{s:.1f}' for s in seconds)})")
+        ratios = [c / j for c, j in zip(values["cluster"], values["-j2 pg"])]
+        print(f"cluster vs -j2 pg, {unit} time: {statistics.median(ratios):.2f} × (median of the rounds' "
+              f"ratios {', '.join(f'{r:.2f}' for r in ratios)}); target ≤ 1.10")
+    print(f"identical per-cell scores in the cluster and -j2 pg runs: {measured['same']}")
+    print(f"peak memory of one worker process with its judge, fork server and kernel: "
+          f"{measured['memory']:.0f} MB (PSS)")
+    per = statistics.median(measured["cpu"]["cluster"]) / n
+    print(f"cost of one submission on the cluster: {per:.2f} s of CPU (everything the run started, worker "
+          f"start-up included); N submissions in T minutes need about N × {per:.2f} / (60 × T) worker cores, "
+          f"e.g. {1000 * per / 600:.1f} cores for 1,000 in 10 minutes")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--students", type=int, default=40)
     parser.add_argument("--rounds", type=int, default=3,
                         help="-j1 and -j2 runs, alternated so that both see the same machine; "
                              "medians are compared")
+    parser.add_argument("--postgres", default=os.environ.get("AUTOGRADER_TEST_POSTGRES", ""),
+                        help="PostgreSQL server URL for the cluster runs (default: AUTOGRADER_TEST_POSTGRES)")
+    parser.add_argument("--only-cluster", action="store_true",
+                        help="measure only -j2 pg and the cluster (a shorter run on a busy machine)")
     args = parser.parse_args()
     subs = submissions(args.students)
+    print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         tmp = Path(tmp)
         env = isolated_env(tmp / "home")
+        if args.only_cluster:
+            if not args.postgres:
+                raise SystemExit("the cluster runs need a PostgreSQL server: --postgres URL (see .ci/postgres)")
+            print(f"grading {args.students} submissions of {NAME} ({os.cpu_count()} cores)")
+            report_cluster(cluster_rounds(args, subs, tmp, env, None), args.students)
+            print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
+            return
         root = stock(make_course(tmp / "plain", env, subs))
         plain = timed([str(BIN / "nbgrader"), "autograde", NAME, "--create"], root, env)
         reference = scores(root)
@@ -178,6 +337,11 @@ def main() -> None:
         starts = kernel_starts()
         print(f"kernel start to first output: {1000 * starts[True]:.0f} ms sandboxed, {1000 * starts[False]:.0f} ms "
               f"without the sandbox: the sandbox costs {1000 * (starts[True] - starts[False]):.0f} ms per kernel")
+        if args.postgres:
+            report_cluster(cluster_rounds(args, subs, tmp, env, reference), n)
+        else:
+            print("cluster: not measured (no PostgreSQL server: set AUTOGRADER_TEST_POSTGRES or --postgres)")
+        print(f"load average after: {' '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -1,7 +1,8 @@
 """What the instructor runs: ``autograder grade`` and the pieces around nbgrader.
 
 * ``grade``, ``pool``, ``worker``, ``cli``: a class graded in parallel through nbgrader's
-  own autograde, with a progress bar, feedback and the CSV export;
+  own autograde, with a progress bar, feedback and the CSV export; ``cluster``: the same on a
+  Dask cluster; ``rerun``: a rerun grades only what is missing or changed;
 * ``services``, ``judge_server``, ``judge_client``, ``test_cells``: the judge process that
   decides every test cell's points, started before any kernel, never running student code;
 * ``forkserver``, ``sandbox``: pre-warmed kernels, each in the operating system's sandbox;

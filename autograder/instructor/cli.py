@@ -1,15 +1,17 @@
 """``autograder``: the instructor's command line.
 
-    autograder grade ASSIGNMENT [--jobs N] [--student ID ...] [--course DIR] [--db-url URL]
-                                [--timeout S] [--no-export] [--no-report] [--no-sandbox]
+    autograder grade ASSIGNMENT [--jobs N | --scheduler ADDRESS] [--student ID ...] [--force]
+                                [--course DIR] [--db-url URL] [--timeout S] [--no-export] [--no-report]
+                                [--no-sandbox]
     autograder report [ASSIGNMENT ...] [--course DIR] [--db-url URL]
     autograder course LANGUAGE --into DIR
 
-``grade`` grades every submission (or only the named students: a regrade touches nobody
-else), generates feedback, exports grades.csv, writes the class report and prints the
-class's most common mistakes. ``report`` writes the class reports again from the gradebook
-(without grading). ``course`` writes the course directory in one language (nbgrader works
-on it unchanged). Before anything starts, the arguments are checked (``preflight``): a
+``grade`` grades every submission that is new or changed since it was graded (``--force``:
+every one; or only the named students: a regrade touches nobody else), here or on a Dask
+cluster (``--scheduler``), generates feedback, exports grades.csv, writes the class report and
+prints the class's most common mistakes. ``report`` writes the class reports again from the
+gradebook (without grading). ``course`` writes the course directory in one language (nbgrader
+works on it unchanged). Before anything starts, the arguments are checked (``preflight``): a
 command that cannot run says why in one sentence, and what to run instead.
 """
 from __future__ import annotations
@@ -37,6 +39,12 @@ def main(argv=None) -> int:
     g.add_argument("--no-sandbox", action="store_true",
                    help="run kernels without the operating system's sandbox (only where the machine cannot "
                         "sandbox: students' code can then read and change what you can)")
+    # grading on a Dask cluster, and rerunning (autograder/instructor/cluster.py, rerun.py)
+    g.add_argument("--scheduler", metavar="ADDRESS", default=None,
+                   help="grade on the Dask cluster of this scheduler (e.g. tcp://HOST:8786) instead of --jobs "
+                        "here; the gradebook must then be a database server (--db-url postgresql+psycopg://...)")
+    g.add_argument("--force", action="store_true",
+                   help="grade again submissions that were graded before and have not changed since")
     _add_report_parser(sub)
     c = sub.add_parser("course", help="the course in another language")
     c.add_argument("language", help="es, pt, zh, fr, sv (or en)")
@@ -57,7 +65,7 @@ def main(argv=None) -> int:
     except preflight.Refusal as refusal:
         return _refuse(refusal)
 
-    if not args.no_sandbox:
+    if not args.no_sandbox and not args.scheduler:  # a cluster's workers probe their own
         reason = sandbox.probe()
         if reason:
             print(f"autograder: this machine cannot sandbox grading kernels: {reason}. Grading without a "
@@ -65,11 +73,27 @@ def main(argv=None) -> int:
                   "with --no-sandbox.", file=sys.stderr)
             return 2
     try:
-        report = grade.grade(args.course, args.assignment, jobs=args.jobs, students=args.student,
-                             db_url=args.db_url, timeout=args.timeout, sandbox=not args.no_sandbox,
-                             export_to=None if args.no_export else "grades.csv", write_report=not args.no_report)
+        if args.scheduler:
+            from . import cluster
+
+            try:
+                report = cluster.grade(args.course, args.assignment, args.scheduler, students=args.student,
+                                       db_url=args.db_url, timeout=args.timeout, sandbox=not args.no_sandbox,
+                                       force=args.force, export_to=None if args.no_export else "grades.csv",
+                                       write_report=not args.no_report)
+            except cluster.Refused as exc:
+                print(f"autograder: {exc}", file=sys.stderr)
+                return 2
+        else:
+            report = grade.grade(args.course, args.assignment, jobs=args.jobs, students=args.student,
+                                 db_url=args.db_url, timeout=args.timeout, sandbox=not args.no_sandbox,
+                                 force=args.force, export_to=None if args.no_export else "grades.csv",
+                                 write_report=not args.no_report)
     except KeyboardInterrupt:
         return _interrupted(args.assignment)
+    if report.skipped:
+        print(f"{len(report.skipped)} submissions unchanged since they were graded were skipped "
+              "(--force grades them again)")
     failed = [o for o in report.outcomes if not o.ok]
     print(f"{args.assignment}: {len(report.outcomes)} submissions graded in {report.seconds:.1f} s "
           f"({len(failed)} could not be graded normally)")
@@ -127,13 +151,18 @@ def _refuse(refusal) -> int:
 
 def _checked_grade_arguments(args):
     """The course folder and the students to grade, once everything the run needs is there
-    (else ``preflight.Refusal``): a course, a gradebook that answers, the assignment in it,
-    a submission from each named student. Nothing is written or started before."""
+    (else ``preflight.Refusal``): a course, a gradebook that answers (on a server, for a
+    cluster), the assignment in it, a submission from each named student. Nothing is written or started before."""
     from . import preflight
 
     root = preflight.course_folder(args.course)
     config = _course_config(root, args.db_url)
-    recorded = preflight.read_gradebook(config.CourseDirectory.db_url)
+    url = config.CourseDirectory.db_url
+    if args.scheduler and url.startswith("sqlite"):  # before the file is opened (and so created)
+        from .cluster import SQLITE_REFUSED
+
+        raise preflight.Refusal(SQLITE_REFUSED.format(url=url.split("?")[0]))
+    recorded = preflight.read_gradebook(url)
     preflight.assignment(root, config, recorded, args.assignment)
     return root, preflight.students(root, config, args.assignment, args.student)
 

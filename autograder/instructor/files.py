@@ -4,11 +4,14 @@ A submission's folder is student data: it may hold links (to the instructor's so
 notebook, to a classmate's folder), special files (a FIFO blocks whoever opens it),
 thousands of small files or a few huge ones. Everything here looks at a file with
 ``lstat`` and opens it with ``O_NOFOLLOW``: only regular files and folders are copied,
-never through a link, and a budget bounds how many files and bytes are taken.
+never through a link, and a budget bounds how many files and bytes are taken. The same
+walk reads a folder into data (``read_regular``: a submission sent to another machine)
+and ``write_tree`` puts such data back as a folder (its graded files coming back).
 """
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -24,34 +27,51 @@ class Copied:
     skipped: list = field(default_factory=list)  # (relative path, why)
 
 
+def _open_regular(path: str) -> int:
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between lstat and open
+        os.close(fd)
+        raise OSError("not a regular file")
+    return fd
+
+
+def _chunks(fd: int, size: int):
+    left = size
+    while left > 0:
+        chunk = os.read(fd, min(left, 2 ** 20))
+        if not chunk:
+            return
+        yield chunk
+        left -= len(chunk)
+
+
 def _copy_file(source: str, target: str, size: int) -> None:
-    fd = os.open(source, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+    fd = _open_regular(source)
     try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between lstat and open
-            raise OSError("not a regular file")
         out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
-            left = size
-            while left > 0:
-                chunk = os.read(fd, min(left, 2 ** 20))
-                if not chunk:
-                    break
+            for chunk in _chunks(fd, size):
                 os.write(out, chunk)
-                left -= len(chunk)
         finally:
             os.close(out)
     finally:
         os.close(fd)
 
 
-def copy_regular(source: Path, target: Path, skip=lambda name: False, max_files: int = MAX_FILES,
-                 max_bytes: int = MAX_BYTES) -> Copied:
-    """Copy the regular files and folders beneath ``source`` into ``target`` (which must
-    exist), within the budget; links and special files are listed as skipped."""
-    copied = Copied()
-    stack = [("", str(source), str(target))]
+def _read_file(source: str, size: int) -> bytes:
+    fd = _open_regular(source)
+    try:
+        return b"".join(_chunks(fd, size))
+    finally:
+        os.close(fd)
+
+
+def _walk(source: Path, copied: Copied, skip, max_files: int, max_bytes: int, on_folder, on_file) -> None:
+    """Visit the regular files and folders beneath ``source`` within the budget, never
+    through a link; everything else is listed in ``copied.skipped``."""
+    stack = [("", str(source))]
     while stack:
-        relative, here, there = stack.pop()
+        relative, here = stack.pop()
         try:
             entries = sorted(os.scandir(here), key=lambda e: e.name)
         except OSError as exc:
@@ -63,21 +83,92 @@ def copy_regular(source: Path, target: Path, skip=lambda name: False, max_files:
                 continue
             info = entry.stat(follow_symlinks=False)
             if stat.S_ISDIR(info.st_mode):
-                os.mkdir(os.path.join(there, entry.name), 0o700)
-                stack.append((name, entry.path, os.path.join(there, entry.name)))
+                on_folder(name)
+                stack.append((name, entry.path))
             elif not stat.S_ISREG(info.st_mode):
                 copied.skipped.append((name, "link" if stat.S_ISLNK(info.st_mode) else "special file"))
             elif copied.files >= max_files or copied.bytes + info.st_size > max_bytes:
                 copied.skipped.append((name, "over the size budget"))
             else:
                 try:
-                    _copy_file(entry.path, os.path.join(there, entry.name), info.st_size)
+                    on_file(name, entry.path, info)
                 except OSError as exc:
                     copied.skipped.append((name, str(exc)))
                     continue
                 copied.files += 1
                 copied.bytes += info.st_size
+
+
+def copy_regular(source: Path, target: Path, skip=lambda name: False, max_files: int = MAX_FILES,
+                 max_bytes: int = MAX_BYTES) -> Copied:
+    """Copy the regular files and folders beneath ``source`` into ``target`` (which must
+    exist), within the budget; links and special files are listed as skipped."""
+    copied = Copied()
+    _walk(source, copied, skip, max_files, max_bytes,
+          on_folder=lambda name: os.mkdir(os.path.join(target, name), 0o700),
+          on_file=lambda name, path, info: _copy_file(path, os.path.join(target, name), info.st_size))
     return copied
+
+
+def read_regular(source: Path, skip=lambda name: False, max_files: int = MAX_FILES,
+                 max_bytes: int = MAX_BYTES) -> tuple[list, Copied]:
+    """The regular files beneath ``source`` as data, ``[relative path, mode, bytes]`` each
+    (sorted by path), within the budget, as ``copy_regular`` would copy them; a folder
+    travels as the paths of its files."""
+    copied = Copied()
+    found: list = []
+    _walk(source, copied, skip, max_files, max_bytes, on_folder=lambda name: None,
+          on_file=lambda name, path, info: found.append(
+              [Path(name).as_posix(), stat.S_IMODE(info.st_mode), _read_file(path, info.st_size)]))
+    return sorted(found), copied
+
+
+def _write_file(folder: Path, name: str, mode: int, data: bytes) -> None:
+    parts = Path(name).parts
+    if not parts or Path(name).is_absolute() or any(p in ("", ".", "..") for p in parts):
+        raise ValueError(f"refused path {name!r}")
+    for part in parts[:-1]:
+        folder = folder / part
+        if not folder.is_dir():
+            folder.mkdir(0o755)
+    fd = os.open(folder / parts[-1], os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(fd, view):]
+        os.fchmod(fd, mode & 0o777)
+    finally:
+        os.close(fd)
+
+
+def write_tree(target: Path, found: list) -> None:
+    """Make ``target`` hold exactly the files ``found`` (as ``read_regular`` gives them):
+    written beside it first, then put in its place. A path that would leave ``target``
+    is refused."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    incoming = target.parent / f".{target.name}.incoming"
+    outgoing = target.parent / f".{target.name}.outgoing"
+    for stale in (incoming, outgoing):  # left by a run that was interrupted here
+        _remove(stale)
+    incoming.mkdir(0o755)
+    try:
+        for name, mode, data in found:
+            _write_file(incoming, name, mode, data)
+    except BaseException:
+        shutil.rmtree(incoming, ignore_errors=True)
+        raise
+    if target.exists() or target.is_symlink():
+        os.rename(target, outgoing)
+    os.rename(incoming, target)
+    _remove(outgoing)
+
+
+def _remove(path: Path) -> None:
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    elif path.exists() or path.is_symlink():
+        path.unlink()
 
 
 def unsafe_entries(folder: Path) -> list:

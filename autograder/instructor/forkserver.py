@@ -33,7 +33,7 @@ from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.provisioning import LocalProvisioner
 
 from . import sandbox
-from .sandbox.syscalls import PR_SET_CHILD_SUBREAPER, prctl
+from .sandbox.syscalls import PR_SET_CHILD_SUBREAPER, die_with_parent, prctl
 
 KERNEL_NAME = "autograder-fork"
 JUDGE_FD = 3  # where the kernel finds its socket to the judge
@@ -77,6 +77,9 @@ def _warm_up() -> None:
         spec.module()
 
 
+KERNELS: set = set()  # the process ids of the kernels this server started that still run
+
+
 def _reap(signum, frame) -> None:
     while True:
         try:
@@ -85,6 +88,22 @@ def _reap(signum, frame) -> None:
             return
         if pid == 0:
             return
+        KERNELS.discard(pid)
+
+
+def _stop(signum, frame) -> None:
+    """SIGTERM (sent by the owner, or by Linux when the process that started this server
+    ended): the kernels go with the server. Each is process 1 of its namespace, so killing
+    it ends everything it started."""
+    for pid in list(KERNELS):
+        try:
+            with open(f"/proc/{pid}/stat") as f:
+                ours = int(f.read().rsplit(")", 1)[1].split()[1]) == os.getpid()  # not a reused id
+            if ours:
+                os.kill(pid, signal.SIGKILL)
+        except (OSError, ValueError, IndexError):
+            pass
+    os._exit(0)
 
 
 def _keep_only(fds: list) -> None:
@@ -138,6 +157,7 @@ def _spawn(request: dict, judge_fd: int | None, enabled: bool) -> int:
     pid = os.fork()
     if pid == 0:
         try:
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
             os.close(read)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the server's own handling, not a kernel's
             signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
@@ -173,6 +193,7 @@ def serve(path: str, enabled: bool = True) -> None:
     gc.enable()
     prctl(PR_SET_CHILD_SUBREAPER, 1)  # kernels are grandchildren: collect them when they end
     signal.signal(signal.SIGCHLD, _reap)
+    signal.signal(signal.SIGTERM, _stop)
     server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     server.bind(path + ".tmp")
     server.listen(16)
@@ -200,6 +221,7 @@ def serve(path: str, enabled: bool = True) -> None:
                         reply = {"pid": _spawn(request, fds[0] if fds else None, enabled)}
                     finally:
                         signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
+                    KERNELS.add(reply["pid"])
             except (OSError, ValueError, KeyError, TypeError) as exc:
                 reply = {"error": f"{type(exc).__name__}: {exc}"}
             finally:
@@ -364,4 +386,5 @@ def install_kernelspec(prefix: Path) -> Path:
 
 
 if __name__ == "__main__":
+    die_with_parent(signal.SIGTERM)
     serve(sys.argv[1], enabled="--no-sandbox" not in sys.argv[2:])

@@ -5,7 +5,8 @@ The coordinator (this process) starts the judge and the fork server (``services`
 before anything else, then ``jobs`` worker processes (``pool``) that each grade one
 submission at a time (``worker``). It watches all of them: a dead or stopped server is
 replaced, a dead or stopped worker too, and only the submission it was serving is tried
-again (once).
+again (once). Submissions graded before and unchanged since are skipped (``rerun``).
+``cluster`` grades on a Dask cluster instead, with the same configuration, plan and report.
 """
 from __future__ import annotations
 
@@ -13,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import pool, progress, summary, worker
+from . import pool, progress, rerun, summary, worker
 from .services import Services
 
 
@@ -27,6 +28,7 @@ class Report:
     faults: list = field(default_factory=list)  # (student, what happened to its worker)
     replaced: list = field(default_factory=list)  # servers replaced during the run
     retried: list = field(default_factory=list)  # students graded again after the grader failed on them
+    skipped: list = field(default_factory=list)  # students graded before, unchanged since (``rerun``)
     server_cpu: dict = field(default_factory=dict)  # CPU seconds of the judge and the fork server
     page: str = ""  # the class report (reports/<assignment>.html)
     page_error: str = ""  # why the class report could not be written
@@ -70,16 +72,30 @@ def submitted_students(root: Path, assignment: str) -> list:
     return sorted(p.name for p in base.iterdir() if (p / assignment).is_dir()) if base.is_dir() else []
 
 
+def plan(root: Path, assignment: str, students: list | None, config, force: bool) -> tuple:
+    """What a run grades: the named students (always), or every submission that is new or
+    changed since it was graded (all of them with ``force``); see ``rerun``. Returns
+    ``(everyone considered, records, to grade: [(student, digest)], skipped)``."""
+    everyone = students or submitted_students(root, assignment)
+    records, todo, skipped = rerun.plan(root, assignment, everyone, force or bool(students),
+                                        lambda: rerun.in_gradebook(config, assignment))
+    return everyone, records, todo, skipped
+
+
 def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = None,
           db_url: str | None = None, timeout: int | None = None, sandbox: bool = True,
-          show_progress=progress.show, export_to: str | None = "grades.csv", write_report: bool = True) -> Report:
-    """Autograde, then give feedback to, every (or the named) student's submission, and
-    export the grades. The main process only coordinates: the workers hold nbgrader."""
+          show_progress=progress.show, export_to: str | None = "grades.csv", write_report: bool = True,
+          force: bool = False) -> Report:
+    """Autograde, then give feedback to, every (or the named) student's submission that is
+    new or changed since it was graded (``force``: every one), export the grades and write the
+    class report. The main process only coordinates: the workers hold nbgrader."""
     root = Path(root).resolve()
-    students = students or submitted_students(root, assignment)
     report = Report(assignment)
     started = time.perf_counter()
     config = course_config(root, db_url, timeout, sandbox)
+    students, records, todo, report.skipped = plan(root, assignment, students, config, force)
+    if not todo:
+        return finish(report, root, students, started)
     services = Services.start(root, sandbox, log=root / "autograder-logs" / assignment / "servers.log")
     try:
         workers = pool.Pool(jobs, worker.init, (str(root), config, services.environment()),
@@ -87,8 +103,11 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
     except BaseException:  # Ctrl-C while the workers start: the servers stop too
         services.close()
         raise
+    digests = dict(todo)
     try:
-        tasks = [(worker.grade_one, (assignment, student)) for student in students]
+        for student in digests:
+            records.forget(student)
+        tasks = [(worker.grade_one, (assignment, student)) for student in digests]
         for result in workers.run(tasks):
             if isinstance(result, pool.Lost):
                 student = result.task[1][1]
@@ -101,10 +120,11 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
                 retried = workers.call(worker.grade_one, assignment, result.student)
                 result = retried if not isinstance(retried, pool.Lost) else result
             report.outcomes.append(result)
+            records.keep(result.student, digests[result.student], result)
             if not result.ok:
                 report.replaced.extend(services.ensure_alive())
             if show_progress:
-                show_progress(len(report.outcomes), len(students), sum(not o.ok for o in report.outcomes), started)
+                show_progress(len(report.outcomes), len(todo), sum(not o.ok for o in report.outcomes), started)
         report.faults = [(task[1][1], fault) for task, fault in workers.faults]
         if export_to:
             report.exported = workers.call(worker.export, export_to)
@@ -115,7 +135,10 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
         workers.close()
         report.server_cpu = services.cpu_seconds()
         services.close()
-    report.mistakes = summary.common_mistakes(root, assignment, students)
+    return finish(report, root, students, started)
+
+
+def finish(report: Report, root: Path, students: list, started: float) -> Report:
+    report.mistakes = summary.common_mistakes(root, report.assignment, students)
     report.seconds = time.perf_counter() - started
     return report
-

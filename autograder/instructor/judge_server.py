@@ -298,4 +298,9 @@ def serve(path: str, course_root: str) -> None:
 
 
 if __name__ == "__main__":
+    import signal
+
+    from .sandbox.syscalls import die_with_parent
+
+    die_with_parent(signal.SIGKILL)
     serve(sys.argv[1], sys.argv[2])

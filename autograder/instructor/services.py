@@ -22,6 +22,7 @@ import time
 from pathlib import Path
 
 from . import forkserver, judge_client
+from .sandbox.syscalls import PARENT_ENV
 
 ENV_RUN = "AUTOGRADER_RUN"
 START_TIMEOUT = 120  # seconds for a server to import torch & co. on a busy machine
@@ -95,6 +96,7 @@ class Services:
         path = Path(self.fork_socket if which == "fork" else self.judge_socket)
         path.unlink(missing_ok=True)
         env = {k: v for k, v in os.environ.items() if k != ENV_RUN}
+        env[PARENT_ENV] = str(os.getpid())  # the server ends when this process does
         self.processes[which] = subprocess.Popen(self._command(which), stdout=subprocess.DEVNULL,
                                                  stderr=self._log, env=env, cwd=self.folder)
 
@@ -152,8 +154,13 @@ class Services:
             return
         for process in self.processes.values():
             if process.poll() is None:
-                process.send_signal(signal.SIGKILL)
-            process.wait()
+                process.send_signal(signal.SIGTERM)  # the fork server kills its kernels, if any are left
+        for process in self.processes.values():
+            try:
+                process.wait(timeout=5)
+            except subprocess.TimeoutExpired:
+                process.kill()
+                process.wait()
         if self._log:
             self._log.close()
         shutil.rmtree(self.folder, ignore_errors=True)
@@ -198,3 +205,11 @@ def for_this_process(course_root: Path, sandbox: bool) -> Services:
     else:
         _own.ensure_alive()
     return _own
+
+
+def stop_own() -> None:
+    """Stop the services this process started for itself (a Dask worker done with a course)."""
+    global _own
+    if _own is not None:
+        _own.close()
+        _own = None

@@ -12,7 +12,7 @@ import atexit
 import os
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import failures
@@ -26,9 +26,12 @@ class Outcome:
     ok: bool
     seconds: float
     reason: str = ""
+    scores: dict = field(default_factory=dict)  # {notebook: {test cell: score}} (from a Dask worker)
 
 
-def init(root: str, config, environment: dict) -> None:
+def init(root: str, config, environment: dict, exit_fast: bool = True) -> None:
+    """Load nbgrader for the course in ``root`` (``config``: its configuration). A worker
+    of ``pool`` exits fast; a Dask worker process (``cluster``) is not ours to end."""
     import gc
     import logging
 
@@ -46,7 +49,8 @@ def init(root: str, config, environment: dict) -> None:
 
     quiet_add_submission()
     os.chdir(root)
-    atexit.register(_exit_now)
+    if exit_fast:
+        atexit.register(_exit_now)
     coursedir = CourseDirectory(config=config)
     WORKER["api"] = NbGraderAPI(coursedir=coursedir, config=config)
     WORKER["api"].log.setLevel(logging.ERROR)

@@ -47,6 +47,21 @@ def prctl(option: int, value: int) -> None:
     check(libc.prctl(option, value, 0, 0, 0), "prctl")
 
 
+PARENT_ENV = "AUTOGRADER_PARENT"  # the process id of whoever started a grading server
+
+
+def die_with_parent(signum: int) -> None:
+    """Have Linux send ``signum`` to this process when the process that started it ends
+    (``PARENT_ENV`` names it): a grading process that is killed must not leave its judge,
+    its fork server and their kernels running."""
+    parent = int(os.environ.pop(PARENT_ENV, "0") or 0)
+    if not parent:
+        return
+    prctl(PR_SET_PDEATHSIG, signum)
+    if os.getppid() != parent:  # it ended before the line above took effect
+        os.kill(os.getpid(), signum)
+
+
 def drop_capabilities() -> None:
     """Give up every capability (those a process has in its own user namespace included)."""
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process

@@ -1,0 +1,266 @@
+"""`autograder grade --scheduler`: grading on a Dask cluster, here a `distributed.LocalCluster`
+of two single-threaded worker processes, with the gradebook on the PostgreSQL server that
+.ci/postgres starts (AUTOGRADER_TEST_POSTGRES). The same submissions, hostile ones included,
+get exactly the per-cell scores `--jobs 1` gives; a worker killed while it grades costs
+nothing; a second run has nothing to do; SQLite is refused."""
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import time
+import uuid
+from pathlib import Path
+
+import psutil
+import pytest
+import sqlalchemy as sa
+from nbgrader.api import Gradebook
+
+from helpers import BIN, isolated_env
+from hostile import HOSTILE
+from test_class_grading import NAME, TESTS, autograder, make_course, notebooks, scores
+
+SERVER = os.environ.get("AUTOGRADER_TEST_POSTGRES", "")
+WORKER_ENV = ("HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR",
+              "MPLCONFIGDIR", "TMPDIR")
+WAIT = 600  # seconds any wait below may take on a slow, shared machine before the test fails
+
+
+@pytest.fixture(scope="module")
+def server():
+    if not SERVER:
+        if os.environ.get("CI"):
+            pytest.fail("CI must test PostgreSQL: .ci/postgres gave no server URL")
+        pytest.skip("no PostgreSQL server (run .ci/postgres as root, or set AUTOGRADER_TEST_POSTGRES)")
+    admin = sa.create_engine(SERVER, isolation_level="AUTOCOMMIT")
+    made = []
+
+    def database() -> str:
+        name = f"cluster_{uuid.uuid4().hex[:8]}"
+        with admin.connect() as conn:
+            conn.execute(sa.text(f"CREATE DATABASE {name}"))
+        made.append(name)
+        return SERVER.rsplit("/", 1)[0] + "/" + name
+
+    yield database
+    with admin.connect() as conn:
+        for name in made:
+            conn.execute(sa.text(f"DROP DATABASE {name} WITH (FORCE)"))
+    admin.dispose()
+
+
+@pytest.fixture(scope="module")
+def cluster(tmp_path_factory):
+    """Two worker processes, one thread each, in a home of their own; and a client to watch them."""
+    from distributed import Client, LocalCluster
+
+    env = isolated_env(tmp_path_factory.mktemp("workers"))
+    local = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None,
+                         env={k: env[k] for k in WORKER_ENV}, local_directory=str(env["TMPDIR"]))
+    client = Client(local)
+    yield local, client, Path(env["TMPDIR"])
+    client.close()
+    local.close()
+
+
+def course(tmp_path_factory, server, submissions: dict, label: str):
+    env = isolated_env(tmp_path_factory.mktemp(f"home-{label}"))
+    env["NBGRADER_DB_URL"] = server()
+    return make_course(tmp_path_factory.mktemp(label), env, submissions), env
+
+
+def run(args, root, env, check=True) -> subprocess.CompletedProcess:
+    done = subprocess.run([str(BIN / "autograder"), "grade", NAME, *args], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=1800)
+    assert not check or done.returncode == 0, done.stdout + done.stderr
+    return done
+
+
+def db_scores(url) -> dict:
+    with Gradebook(url) as gb:
+        return {s.id: {g.name: g.score for g in gb.find_submission_notebook(NAME, NAME, s.id).grades}
+                for s in gb.students}
+
+
+def rows(url) -> dict:
+    """How many rows nbgrader's gradebook holds per table of a submission."""
+    engine = sa.create_engine(url)
+    with engine.connect() as conn:
+        found = {table: conn.execute(sa.text(f"SELECT count(*) FROM {table}")).scalar()
+                 for table in ("student", "submitted_assignment", "submitted_notebook", "grade")}
+    engine.dispose()
+    return found
+
+
+def stamps(root, students) -> dict:
+    return {(kind, s): os.stat(root / kind / s / NAME / f"{NAME}.{ext}").st_mtime_ns
+            for s in students for kind, ext in (("autograded", "ipynb"), ("feedback", "html"))
+            if (root / kind / s / NAME / f"{NAME}.{ext}").exists()}
+
+
+def left_on_workers(client, local_directory: Path) -> tuple:
+    """Processes the workers still run (their judge, fork server, kernels) and course folders left."""
+    children = client.run(lambda: [p.pid for p in psutil.Process().children(recursive=True)])
+    return [pid for pids in children.values() for pid in pids], sorted(local_directory.rglob("autograder-*"))
+
+
+def hostile_submissions() -> dict:
+    good = notebooks()
+    submissions = dict(good)
+    for student, (make, _) in HOSTILE.items():
+        submissions[student] = make(good["alice"]) if callable(make) else make
+    return submissions
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, server, cluster):
+    """The same class graded with `--jobs 1` (SQLite, the reference) and on the cluster."""
+    local, client, workers_folder = cluster
+    submissions = hostile_submissions()
+    env = isolated_env(tmp_path_factory.mktemp("home-jobs1"))
+    reference = make_course(tmp_path_factory.mktemp("jobs1"), env, submissions)
+    autograder(["grade", NAME, "--jobs", "1", "--timeout", "10"], reference, env)
+    root, env = course(tmp_path_factory, server, submissions, "cluster")
+    done = run(["--scheduler", local.scheduler_address, "--timeout", "10"], root, env)
+    url = env["NBGRADER_DB_URL"]
+    return {"reference": scores(reference), "reference_root": reference, "root": root, "env": env, "url": url, "scores": db_scores(url),
+            "stdout": done.stdout, "stderr": done.stderr, "students": sorted(submissions),
+            "left": left_on_workers(client, workers_folder)}
+
+
+@pytest.mark.slow
+def test_cluster_gives_every_student_exactly_the_scores_of_jobs_1(graded):
+    assert set(graded["scores"]) == set(graded["students"])
+    for student in graded["students"]:
+        assert graded["scores"][student] == graded["reference"][student], student
+        assert set(graded["scores"][student]) == TESTS
+    totals = {s: sum(cells.values()) for s, cells in graded["scores"].items()}
+    assert totals["alice"] > 0 and totals["bob"] == 0 and 0 < totals["carol"] < totals["alice"]
+
+
+def listing(folder: Path) -> list:
+    return sorted(str(p.relative_to(folder)) for p in folder.rglob("*")) if folder.is_dir() else None
+
+
+@pytest.mark.slow
+def test_cluster_writes_the_course_directory_here(graded):
+    root, reference = graded["root"], graded["reference_root"]
+    for student in graded["students"]:
+        assert any((root / "feedback" / student / NAME).glob("*.html")), student
+        assert (root / "autograder-logs" / NAME / "graded" / f"{student}.json").is_file(), student
+        for kind in ("autograded", "feedback"):  # the same files a local run leaves
+            assert listing(root / kind / student / NAME) == listing(reference / kind / student / NAME), (kind, student)
+    for student in ("alice", "carol", "loops_forever"):
+        assert (root / "autograded" / student / NAME / f"{NAME}.ipynb").is_file()
+    assert "cleared only once" in (root / "feedback" / "carol" / NAME / f"{NAME}.html").read_text()
+    assert "not a valid notebook" in (root / "feedback" / "not_json" / NAME / f"{NAME}.html").read_text()
+    assert (root / "autograder-logs" / NAME / "not_json.log").is_file()  # nbgrader's log, for the instructor
+    assert "HIDDEN TESTS" not in (root / "feedback" / "alice" / NAME / f"{NAME}.html").read_text()
+    assert (root / "grades.csv").read_text().count("\n") == len(graded["students"]) + 1
+    assert "Most common mistakes" in graded["stdout"] and "cleared the gradients only once" in graded["stdout"]
+
+
+@pytest.mark.slow
+def test_cluster_run_reports_workers_and_leaves_nothing_on_them(graded):
+    assert "Dask scheduler tcp://" in graded["stderr"] and "2 workers connected" in graded["stderr"]
+    assert f"{len(graded['students'])}/{len(graded['students'])} graded" in graded["stderr"]
+    processes, folders = graded["left"]
+    assert processes == [] and folders == []  # each worker stopped its judge and fork server
+    assert rows(graded["url"]) == {"student": len(graded["students"]), "submitted_assignment": len(graded["students"]),
+                                   "submitted_notebook": len(graded["students"]),
+                                   "grade": len(graded["students"]) * len(TESTS)}
+
+
+@pytest.mark.slow
+def test_a_second_run_has_nothing_to_do_and_a_changed_submission_is_graded_alone(graded, cluster):
+    local = cluster[0]
+    root, env, url = graded["root"], graded["env"], graded["url"]
+    before, files_before = db_scores(url), stamps(root, graded["students"])
+    done = run(["--scheduler", local.scheduler_address, "--timeout", "10"], root, env)
+    assert f"{len(graded['students'])} submissions unchanged since they were graded were skipped" in done.stdout
+    assert "0 submissions graded" in done.stdout and "Dask scheduler" not in done.stderr  # not even connected
+    assert db_scores(url) == before and stamps(root, graded["students"]) == files_before
+    (root / "submitted" / "bob" / NAME / f"{NAME}.ipynb").write_bytes(
+        (root / "submitted" / "alice" / NAME / f"{NAME}.ipynb").read_bytes())
+    done = run(["--scheduler", local.scheduler_address, "--timeout", "10"], root, env)
+    assert "1 submissions graded" in done.stdout, done.stdout
+    after = db_scores(url)
+    assert after["bob"] == before["alice"]
+    assert {s: v for s, v in after.items() if s != "bob"} == {s: v for s, v in before.items() if s != "bob"}
+    changed = {key for key, stamp in stamps(root, graded["students"]).items() if files_before.get(key) != stamp}
+    assert changed == {("autograded", "bob"), ("feedback", "bob")}
+    assert rows(url)["grade"] == len(graded["students"]) * len(TESTS)  # updated, not added
+
+
+def _grading_worker(client) -> tuple | None:
+    """(address, pid, its processes) of a worker whose fork server is running a kernel."""
+    for address, pid in client.run(os.getpid).items():
+        try:
+            family = psutil.Process(pid).children(recursive=True)
+        except psutil.NoSuchProcess:
+            continue
+        for process in family:
+            try:
+                if "autograder.instructor.forkserver" in " ".join(process.cmdline()) and process.children():
+                    return address, pid, family
+            except psutil.NoSuchProcess:
+                continue
+    return None
+
+
+@pytest.mark.slow
+def test_a_worker_killed_while_it_grades_costs_nothing(tmp_path_factory, server, cluster, graded):
+    local, client, _ = cluster
+    good = notebooks()
+    submissions = {**good, **{f"extra{i}": good["alice"] for i in range(3)}}
+    root, env = course(tmp_path_factory, server, submissions, "killed")
+    grading = subprocess.Popen([str(BIN / "autograder"), "grade", NAME, "--scheduler", local.scheduler_address,
+                                "--timeout", "10"], cwd=root, env=env, stdout=subprocess.PIPE,
+                               stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + WAIT
+        victim = None
+        while victim is None and grading.poll() is None and time.monotonic() < deadline:
+            victim = _grading_worker(client)
+            time.sleep(0.2)
+        assert victim is not None, "no worker was seen grading"
+        address, pid, family = victim
+        os.kill(pid, signal.SIGKILL)
+        stdout, stderr = grading.communicate(timeout=WAIT)
+    finally:
+        if grading.poll() is None:
+            grading.kill()
+    assert grading.returncode == 0, stdout + stderr
+    url = env["NBGRADER_DB_URL"]
+    got = db_scores(url)
+    assert set(got) == set(submissions)
+    for student in submissions:
+        assert got[student] == graded["reference"]["bob" if student == "bob" else
+                                                   "carol" if student == "carol" else "alice"], student
+        assert any((root / "feedback" / student / NAME).glob("*.html")), student
+    assert f"(Dask worker {address}) left the cluster while holding it; its submission was graded again" in stdout
+    assert rows(url) == {"student": len(submissions), "submitted_assignment": len(submissions),
+                         "submitted_notebook": len(submissions), "grade": len(submissions) * len(TESTS)}
+    # the killed worker's judge, fork server and kernel went with it
+    deadline = time.monotonic() + 60
+    while any(p.is_running() and p.status() != psutil.STATUS_ZOMBIE for p in family) and time.monotonic() < deadline:
+        time.sleep(0.2)
+    assert [p.pid for p in family if p.is_running() and p.status() != psutil.STATUS_ZOMBIE] == []
+    client.wait_for_workers(2, timeout=WAIT)  # the nanny started a new worker process
+
+
+def test_sqlite_is_refused_with_the_reason_and_what_to_pass(tmp_path):
+    root = tmp_path / "course"
+    (root / "submitted" / "alice" / NAME).mkdir(parents=True)
+    (root / "nbgrader_config.py").write_text(
+        "c = get_config()\nimport os\nc.CourseDirectory.db_url = 'sqlite:///' + os.path.join("
+        "os.path.dirname(os.path.abspath(__file__)), 'gradebook.db')\n")
+    env = isolated_env(tmp_path / "home")
+    done = run(["--scheduler", "tcp://127.0.0.1:9"], root, env, check=False)
+    assert done.returncode == 2
+    message = done.stderr.strip()
+    assert message.startswith("autograder: grading on a Dask cluster needs the gradebook on a database server")
+    assert "workers on other machines cannot share a SQLite file" in message
+    assert "--db-url postgresql+psycopg://" in message and "NBGRADER_DB_URL" in message
+    assert message.count("\n") == 0 and not (root / "autograded").exists() and not (root / "gradebook.db").exists()
