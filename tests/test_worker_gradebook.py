@@ -63,3 +63,35 @@ def test_a_new_submission_is_recorded_whole_and_quietly(template, tmp_path, monk
             assert [c.name for c in notebook.comments] == ["answer"]
             assert notebook.max_score == 3
         assert sorted(s.id for s in gb.students) == ["alice", "bob", "old"]
+
+
+@pytest.mark.parametrize("reason, says", [
+    ("overran", "took longer than a whole notebook may take"),
+    ("lost", "stopped twice before it finished"),
+])
+def test_a_submission_its_worker_could_not_finish_scores_0_and_says_why(template, tmp_path, monkeypatch,
+                                                                         reason, says):
+    from nbgrader.coursedir import CourseDirectory
+
+    from autograder.instructor import failures
+
+    path = shutil.copy(template, tmp_path / "gradebook.db")
+    submit(path, "alice")
+    submit(path, "bob")
+    with Gradebook(f"sqlite:///{path}") as gb:
+        for student in ("alice", "bob"):
+            for grade in gb.find_submission_notebook("nb", "a1", student).grades:
+                grade.auto_score = grade.max_score
+        gb.db.commit()
+    coursedir = CourseDirectory(root=str(tmp_path))
+    monkeypatch.setattr(worker, "WORKER", {"api": type("Api", (), {"coursedir": coursedir}),
+                                           "db_url": f"sqlite:///{path}"})
+    outcome = worker.lost("a1", "alice", reason)
+    assert (outcome.student, outcome.ok, outcome.reason) == ("alice", False, reason)
+    with Gradebook(f"sqlite:///{path}") as gb:
+        assert [g.score for g in gb.find_submission_notebook("nb", "a1", "alice").grades] == [0, 0]
+        assert [g.score for g in gb.find_submission_notebook("nb", "a1", "bob").grades] == [1, 2]  # untouched
+    page = (tmp_path / "feedback" / "alice" / "a1" / "nb.html").read_text()
+    assert says in page and "Score: 0 of 3" in page
+    assert failures.recorded(tmp_path, "a1") == {"alice": reason}
+    assert worker.LOST[reason] in failures.log_path(tmp_path, "a1", "alice").read_text()

@@ -5,7 +5,7 @@ The coordinator (this process) starts the judge and the fork server (``services`
 before anything else, then ``jobs`` worker processes (``pool``) that each grade one
 submission at a time (``worker``). It watches all of them: a dead or stopped server is
 replaced, a dead or stopped worker too, and only the submission it was serving is tried
-again (once). Submissions graded before and unchanged since are skipped (``rerun``).
+again (once); a worker past its submission's time budget (``time_budget``) is replaced too. Submissions graded before and unchanged since are skipped (``rerun``).
 ``cluster`` grades on a Dask cluster instead, with the same configuration, plan and report.
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import pool, progress, rerun, summary, worker
+from . import pool, preflight, progress, rerun, summary, time_budget, worker
 from .services import Services
 
 
@@ -98,8 +98,11 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
         return finish(report, root, students, started)
     services = Services.start(root, sandbox, log=root / "autograder-logs" / assignment / "servers.log")
     try:
+        source = root / preflight.setting(config, "source_directory", "source") / assignment
+        notebooks = max(1, len(list(source.glob("*.ipynb"))))
         workers = pool.Pool(jobs, worker.init, (str(root), config, services.environment()),
-                            on_fault=lambda fault: report.replaced.extend(services.ensure_alive()))
+                            on_fault=lambda fault: report.replaced.extend(services.ensure_alive()),
+                            task_timeout=time_budget.submission_budget(config, notebooks))
     except BaseException:  # Ctrl-C while the workers start: the servers stop too
         services.close()
         raise
@@ -110,10 +113,10 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
         tasks = [(worker.grade_one, (assignment, student)) for student in digests]
         for result in workers.run(tasks):
             if isinstance(result, pool.Lost):
-                student = result.task[1][1]
-                result = workers.call(worker.lost, assignment, student)
+                student, why = result.task[1][1], "overran" if result.reason == "overran" else "lost"
+                result = workers.call(worker.lost, assignment, student, why)
                 if isinstance(result, pool.Lost):  # recording its 0 failed as well: the run goes on
-                    result = worker.Outcome(student, False, 0.0, "lost")
+                    result = worker.Outcome(student, False, 0.0, why)
             if result.reason == "crashed":  # the grader's own failure, not the notebook's: once more
                 report.replaced.extend(services.ensure_alive())
                 report.retried.append(result.student)

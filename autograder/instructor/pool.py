@@ -4,7 +4,9 @@
 must not. Here each worker is its own process with its own pipe. The coordinator hands
 out one task at a time and watches every worker: one that dies (killed, out of memory)
 or is stopped (SIGSTOP) is replaced, and its task is tried once more in a fresh worker;
-a task that kills two workers is reported as failed. No other task is touched.
+a task that kills two workers is reported as failed. A task that runs past ``task_timeout``
+seconds has its worker killed and replaced too, and is reported at once (it would only
+overrun again). No other task is touched.
 """
 from __future__ import annotations
 
@@ -50,6 +52,11 @@ class Worker:
         theirs.close()
         self.task = None
         self.attempt = 0
+        self.since = 0.0  # when it was handed its task
+
+    def give(self, task, attempt: int) -> None:
+        self.task, self.attempt, self.since = task, attempt, time.monotonic()
+        self.conn.send(task)
 
     def stopped_or_dead(self) -> str | None:
         if not self.process.is_alive():
@@ -57,6 +64,9 @@ class Worker:
         if _state(self.process.pid) in ("T", "t"):
             return "was stopped"
         return None
+
+    def overran(self, seconds: float | None) -> str | None:
+        return "overran" if seconds and time.monotonic() - self.since > seconds else None
 
     def kill(self) -> None:
         self.process.kill()
@@ -67,7 +77,8 @@ class Worker:
 class Pool:
     """``jobs`` workers; ``run`` gives each task to the next free worker."""
 
-    def __init__(self, jobs: int, initializer, initargs=(), on_fault=None):
+    def __init__(self, jobs: int, initializer, initargs=(), on_fault=None, task_timeout: float | None = None):
+        self.task_timeout = task_timeout
         self.context = multiprocessing.get_context("spawn")
         self.initializer, self.initargs = initializer, initargs
         self.on_fault = on_fault or (lambda reason: None)
@@ -88,8 +99,7 @@ class Pool:
         while pending or busy:
             for i, worker in enumerate(self.workers):
                 if worker.task is None and pending:
-                    worker.task, worker.attempt = pending.pop(0)
-                    worker.conn.send(worker.task)
+                    worker.give(*pending.pop(0))
                     busy += 1
             ready = wait([w.conn for w in self.workers if w.task is not None], timeout=0.5)
             for i, worker in enumerate(self.workers):
@@ -106,7 +116,7 @@ class Pool:
                         yield result
                         continue
                 else:
-                    fault = worker.stopped_or_dead()
+                    fault = worker.stopped_or_dead() or worker.overran(self.task_timeout)
                     if fault is None:
                         continue
                 task, attempt = worker.task, worker.attempt
@@ -115,7 +125,7 @@ class Pool:
                 self.workers[i] = self._new()
                 self.faults.append((task, fault))
                 self.on_fault(fault)
-                if attempt == 0:
+                if attempt == 0 and fault != "overran":
                     pending.insert(0, (task, 1))
                 else:
                     yield Lost(task, fault)

@@ -139,10 +139,14 @@ def write_report(assignment: str) -> tuple:
     return str(pages[0]), ""
 
 
-def lost(assignment: str, student: str) -> Outcome:
-    """A submission whose worker died or stopped twice: 0 on every question, and why."""
+LOST = {"lost": "the grading process died or was stopped twice while grading this submission",
+        "overran": "grading this submission took longer than its time budget; its grading process was killed"}
+
+
+def lost(assignment: str, student: str, reason: str = "lost") -> Outcome:
+    """A submission whose worker died or stopped twice (``lost``) or ran past its time budget
+    (``overran``): 0 on every question, and why."""
     coursedir = WORKER["api"].coursedir
-    failures.keep_log(Path(coursedir.root), assignment, student,
-                      {"log": "the grading process died or was stopped twice while grading this submission"}, "lost")
-    failures.zero_submission(WORKER["db_url"], coursedir, assignment, student, "lost")
-    return Outcome(student, False, 0.0, "lost")
+    failures.keep_log(Path(coursedir.root), assignment, student, {"log": LOST[reason]}, reason)
+    failures.zero_submission(WORKER["db_url"], coursedir, assignment, student, reason)
+    return Outcome(student, False, 0.0, reason)

@@ -70,3 +70,42 @@ get_ipython().input_transformers_cleanup.append(_steal)'''
     outputs = {grade_id(c): "".join(o.get("text", "") for o in c.outputs) for c in nb.cells}
     assert all(": right." in outputs[f"quiz_q{n}"] for n in keys)  # the kernel was fooled
     assert all(verdicts[f"quiz_q{n}"].mistake == "wrong_choice" for n in keys)  # the judge was not
+
+
+def test_a_notebook_that_stalls_its_kernel_again_and_again_is_cut_off_at_its_budget(tmp_path):
+    """Each of these cells ignores the interrupt and spins: a timeout, a probe and a restart
+    each. The notebook's budget (``notebook_timeout``) ends it; the cells it did not reach
+    get an error that says so, and grading returns."""
+    import time
+
+    stall = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass"
+    cells = [nbformat.v4.new_code_cell("x = 1")] + [nbformat.v4.new_code_cell(stall) for _ in range(6)] \
+        + [nbformat.v4.new_code_cell("print('reached', x)")]
+    config = Config()
+    config.CourseDirectory.root = str(ROOT)
+    executor = JudgedExecute(config=config, timeout=2, notebook_timeout=12)
+    resources = {"nbgrader": {"assignment": NAME, "notebook": NAME, "student": "s"},
+                 "metadata": {"path": str(tmp_path)}}
+    started = time.monotonic()
+    nb, _ = executor.preprocess(nbformat.v4.new_notebook(cells=cells), resources)
+    took = time.monotonic() - started
+    errors = [[o.ename for o in c.outputs if o.output_type == "error"] for c in nb.cells]
+    assert errors[0] == [] and "KernelUnresponsive" in errors[1]
+    assert errors[-1] == ["NotebookTimeout"] and not any(o.get("text") for o in nb.cells[-1].outputs)
+    cut = [e for e in errors if e == ["NotebookTimeout"]]
+    assert 2 <= len(cut) <= 6, errors
+    assert "ran out of the time this notebook may take" in nb.cells[-1].outputs[0].evalue
+    # each stall costs ~10 s (timeout, IOPub wait, probe, restart): 21 s measured for two, ~60 s for all six
+    assert took < 45, took
+
+
+def test_the_budget_is_ten_cells_of_timeout_unless_set():
+    from autograder.instructor.time_budget import notebook_budget, submission_budget
+
+    assert notebook_budget(None, 120) == 1200 and notebook_budget(0, None) == 300
+    assert notebook_budget(45, 120) == 45
+    config = Config()
+    config.JudgedExecute.timeout = 10
+    assert submission_budget(config, 2) == 2 * 100 + 300
+    config.JudgedExecute.notebook_timeout = 50
+    assert submission_budget(config, 1) == 50 + 300

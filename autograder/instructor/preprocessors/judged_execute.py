@@ -11,11 +11,16 @@
 * A cell that kills or hangs the kernel costs only itself: the cell gets an error
   output, a fresh kernel replays the cells that ran before, and execution goes on.
   Plain Execute fails the whole notebook instead, and the student loses every point of it.
+* A whole notebook has a time budget (``notebook_timeout``; by default ten cells' worth of
+  ``timeout``). Every wait here ends by it, and the cells it does not reach get an error
+  and no points: a notebook that stalls or garbles its kernel again and again costs its
+  own student, never the run (a CI run once waited over 200 s on one such notebook).
 """
 from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 from jupyter_core.utils import run_sync
@@ -31,6 +36,7 @@ from .. import services
 from ..sandbox import DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from ..forkserver import KERNEL_NAME
 from ..judge_client import JudgeSession
+from ..time_budget import notebook_budget
 
 
 def notebook_language(nb) -> str:
@@ -46,7 +52,11 @@ class JudgedExecute(Execute):
     memory_mb = Integer(DEFAULT_MEMORY_MB, config=True,
                         help="Memory a kernel may use beyond what the warm kernel already maps")
     scratch_mb = Integer(DEFAULT_SCRATCH_MB, config=True, help="Size of a kernel's working folder")
+    notebook_timeout = Integer(0, config=True,
+                               help="Seconds one notebook may take in all (0: 10 times timeout); the cells "
+                                    "it does not reach get an error and no points")
     probe_timeout = 5  # seconds a live kernel has to answer kernel_info after a timeout
+    restart_timeout = 60  # seconds a restarted kernel has to answer
 
     # -- a notebook ---------------------------------------------------------------------
     def preprocess(self, nb, resources=None, km=None):
@@ -58,6 +68,7 @@ class JudgedExecute(Execute):
         self._stage = resources.get("metadata", {}).get("path") or os.getcwd()
         self._language = notebook_language(nb)
         self._ran_ok: list = []
+        self._deadline = time.monotonic() + self.budget()
         try:
             nb, resources = super().preprocess(nb, resources, km)
             verdicts = self._session.verdicts()
@@ -66,6 +77,15 @@ class JudgedExecute(Execute):
             self._remove_folder()
         resources.setdefault("autograder", {})["verdicts"] = {cell: v.to_data() for cell, v in verdicts.items()}
         return nb, resources
+
+    def budget(self) -> float:
+        """Seconds this notebook may take in all."""
+        return notebook_budget(self.notebook_timeout, self.timeout)
+
+    def _left(self, at_most: float | None = None) -> float:
+        """Seconds left of the notebook's budget (at most ``at_most``), never below zero."""
+        left = max(0.0, self._deadline - time.monotonic())
+        return left if at_most is None else min(left, at_most)
 
     def _remove_folder(self) -> None:
         shutil.rmtree(self._folder, ignore_errors=True)
@@ -85,6 +105,9 @@ class JudgedExecute(Execute):
 
     # -- a cell -------------------------------------------------------------------------
     def preprocess_cell(self, cell, resources, index):
+        if cell.cell_type == "code" and not self._left():
+            self._record(cell, "out_of_time")
+            return cell, resources
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id") if utils.is_grade(cell) else None
         judged = cell.cell_type == "code" and grade_id in self._session.cells
         if judged:
@@ -101,7 +124,7 @@ class JudgedExecute(Execute):
     def _commit(self, names: list) -> None:
         """Send the answers the next test cell reads to the judge, before the kernel sees that cell."""
         if not self._shell_reply(self.kc.execute(commit.snippet(names), silent=True, store_history=False),
-                                 self.timeout):
+                                 self._left(self.timeout)):
             self._restart_and_replay()  # the student's code hangs even this: the cell gets no answers
 
     def _run(self, cell, resources, index):
@@ -130,47 +153,58 @@ class JudgedExecute(Execute):
 
     def _kernel_answers(self, timeout: float | None = None) -> bool:
         """Does the kernel answer a kernel_info request within ``timeout`` seconds?"""
-        return self._shell_reply(self.kc.kernel_info(), timeout or self.probe_timeout)
+        return self._shell_reply(self.kc.kernel_info(), self._left(timeout or self.probe_timeout))
 
     def _record(self, cell, key: str) -> None:
         text = messages.render(f"grading.{key}", {}, self._language)
-        cell.outputs.append(NotebookNode(output_type="error", ename="KernelDied" if key == "kernel_died"
-                                         else "KernelUnresponsive", evalue=text, traceback=[text]))
+        name = {"kernel_died": "KernelDied", "out_of_time": "NotebookTimeout"}.get(key, "KernelUnresponsive")
+        cell.setdefault("outputs", []).append(
+            NotebookNode(output_type="error", ename=name, evalue=text, traceback=[text]))
 
     def _restart_and_replay(self) -> None:
         run_sync(self.km.restart_kernel)(now=True)
-        self._nudge()
+        if not self._nudge():
+            return  # the next cell finds the kernel dead or silent, and restarts it again
         for source in self._ran_ok:
             msg_id = self.kc.execute(source, silent=True, store_history=False)
-            self._shell_reply(msg_id, self.timeout)
+            if not self._shell_reply(msg_id, self._left(self.timeout)):
+                break  # an earlier cell that ran in time now stalls: replaying the rest cannot help
         self._drain_iopub()
 
     def _shell_reply(self, msg_id: str, timeout: float) -> bool:
-        """Wait for the reply to one request on the shell channel (which never drops messages)."""
+        """Wait up to ``timeout`` seconds for the reply to one request on the shell channel
+        (which never drops messages)."""
+        end = time.monotonic() + timeout
         try:
             while True:
-                reply = run_sync(self.kc.get_shell_msg)(timeout=timeout)
+                reply = run_sync(self.kc.get_shell_msg)(timeout=max(0.0, end - time.monotonic()))
                 if reply["parent_header"].get("msg_id") == msg_id:
                     return True
         except Exception:  # queue.Empty: no reply in time
             return False
 
-    def _nudge(self, attempts: int = 120) -> None:
+    def _nudge(self) -> bool:
         """After a restart, repeat kernel_info until an IOPub message arrives: ZeroMQ drops
         IOPub messages sent before the subscription reconnects, and nbclient must not
-        wait for an output that was dropped."""
-        for _ in range(attempts):
-            msg_id = self.kc.kernel_info()
-            self._shell_reply(msg_id, 5)
-            try:
-                run_sync(self.kc.get_iopub_msg)(timeout=0.5)
-                return
-            except Exception:
-                continue
-
-    def _drain_iopub(self) -> None:
-        while True:
+        wait for an output that was dropped. False: the kernel died, or did not answer in
+        ``restart_timeout`` seconds (or what is left of the notebook's budget)."""
+        end = time.monotonic() + self._left(self.restart_timeout)
+        while time.monotonic() < end:
+            self._shell_reply(self.kc.kernel_info(), min(1.0, max(0.0, end - time.monotonic())))
             try:
                 run_sync(self.kc.get_iopub_msg)(timeout=0.2)
-            except Exception:
+                return True
+            except Exception:  # queue.Empty
+                if not run_sync(self.km.is_alive)():
+                    return False
+        return False
+
+    def _drain_iopub(self, most: float = 2.0) -> None:
+        """Drop what the replay printed, for at most ``most`` seconds (a thread the student
+        started may print for ever)."""
+        end = time.monotonic() + most
+        while time.monotonic() < end:
+            try:
+                run_sync(self.kc.get_iopub_msg)(timeout=0.2)
+            except Exception:  # queue.Empty: quiet
                 return

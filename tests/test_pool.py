@@ -1,0 +1,89 @@
+"""The grading pool: one task's worker dying, stopping or overrunning costs that task only.
+
+Real worker processes (``spawn``, as grading uses); the tasks below stand for submissions.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import time
+from pathlib import Path
+
+from autograder.instructor import pool
+
+
+def _nothing() -> None:
+    pass
+
+
+def _echo(value):
+    return value
+
+
+def _count_then(folder: str, name: str, action: str):
+    """Note one attempt at task ``name``, then do ``action``."""
+    with open(Path(folder) / name, "a") as f:
+        f.write("x")
+    if action == "die":
+        os._exit(3)
+    if action == "stop":
+        os.kill(os.getpid(), signal.SIGSTOP)
+    if action == "hang":
+        time.sleep(600)
+    return name
+
+
+def _attempts(folder: Path, name: str) -> int:
+    return len((folder / name).read_text()) if (folder / name).exists() else 0
+
+
+def test_tasks_come_back_and_a_worker_serves_many():
+    workers = pool.Pool(2, _nothing)
+    try:
+        results = sorted(workers.run([(_echo, (n,)) for n in range(6)]))
+    finally:
+        workers.close()
+    assert results == list(range(6)) and workers.faults == []
+
+
+def test_a_task_that_kills_its_worker_is_tried_once_more_then_lost(tmp_path):
+    workers = pool.Pool(2, _nothing)
+    try:
+        tasks = [(_count_then, (str(tmp_path), name, action))
+                 for name, action in (("a", "return"), ("dies", "die"), ("b", "return"), ("stops", "stop"))]
+        results = list(workers.run(tasks))
+    finally:
+        workers.close()
+    assert sorted(r for r in results if isinstance(r, str)) == ["a", "b"]
+    lost = {r.task[1][1]: r.reason for r in results if isinstance(r, pool.Lost)}
+    assert lost == {"dies": "died", "stops": "was stopped"}
+    assert _attempts(tmp_path, "dies") == 2 and _attempts(tmp_path, "stops") == 2
+    assert _attempts(tmp_path, "a") == 1 and _attempts(tmp_path, "b") == 1
+
+
+def test_a_task_past_its_time_budget_is_lost_at_once_and_the_others_go_on(tmp_path):
+    workers = pool.Pool(2, _nothing, task_timeout=3)
+    started = time.monotonic()
+    try:
+        tasks = [(_count_then, (str(tmp_path), name, action))
+                 for name, action in (("hangs", "hang"), ("a", "return"), ("b", "return"), ("c", "return"))]
+        results = list(workers.run(tasks))
+        after = workers.call(_echo, "still serving")
+    finally:
+        workers.close()
+    took = time.monotonic() - started
+    lost = [r for r in results if isinstance(r, pool.Lost)]
+    assert [(r.task[1][1], r.reason) for r in lost] == [("hangs", "overran")]
+    assert sorted(r for r in results if isinstance(r, str)) == ["a", "b", "c"]
+    assert _attempts(tmp_path, "hangs") == 1  # not tried again: it would only overrun again
+    assert after == "still serving" and took < 60
+    assert workers.faults[0][1] == "overran"
+
+
+def test_without_a_budget_a_slow_task_is_waited_for(tmp_path):
+    workers = pool.Pool(1, _nothing, task_timeout=None)
+    try:
+        assert workers.call(time.sleep, 1.5) is None
+    finally:
+        workers.close()
+    assert workers.faults == []
