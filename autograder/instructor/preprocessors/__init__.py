@@ -3,7 +3,10 @@
 same pipeline:
 
 * ``judged_execute.JudgedExecute``: nbgrader's Execute in a sandboxed kernel, with the judge
-  told when each test cell runs; a cell that kills or hangs the kernel costs only itself;
+  told when each test cell runs; a cell that kills or hangs the kernel costs only itself, and a
+  notebook has a time budget;
+* ``limit_output_size.LimitOutputSize``: no output keeps more than 100 000 characters of a text
+  (nbgrader's LimitOutput counts lines, and one line can be 100 MB);
 * ``apply_verdicts.ApplyVerdicts``: a test cell without the judge's pass gets an error, so
   nbgrader's own scoring gives it 0;
 * ``safe_deduplicate_ids.SafeDeduplicateIds``, ``fast_check_cell_metadata.FastCheckCellMetadata``:
