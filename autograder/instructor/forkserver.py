@@ -32,7 +32,7 @@ from pathlib import Path
 from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.provisioning import LocalProvisioner
 
-from . import sandbox
+from . import sandbox, unix_socket
 from .sandbox.syscalls import PR_SET_CHILD_SUBREAPER, die_with_parent, prctl
 
 KERNEL_NAME = "autograder-fork"
@@ -194,11 +194,7 @@ def serve(path: str, enabled: bool = True) -> None:
     prctl(PR_SET_CHILD_SUBREAPER, 1)  # kernels are grandchildren: collect them when they end
     signal.signal(signal.SIGCHLD, _reap)
     signal.signal(signal.SIGTERM, _stop)
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(path + ".tmp")
-    server.listen(16)
-    os.rename(path + ".tmp", path)  # the socket appears only once it accepts connections
-    print("ready", flush=True)
+    server = unix_socket.listen(path, 16)
     while True:
         try:
             conn, _ = server.accept()

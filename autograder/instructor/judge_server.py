@@ -36,7 +36,7 @@ from pathlib import Path
 from ..judges import CHECKS, select
 from ..judges.seeds import secret_seed
 from ..judges.verdict import PASS, Verdict
-from . import test_cells
+from . import test_cells, unix_socket
 
 MAX_LINE = 64 * 2 ** 20  # one kernel message
 MAX_COMMIT = 2 ** 20  # the committed answers of one cell, as JSON
@@ -287,11 +287,7 @@ def _warm_up() -> None:
 def serve(path: str, course_root: str) -> None:
     _warm_up()
     judge = Judge(Path(course_root))
-    server = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    server.bind(path + ".tmp")
-    server.listen(64)
-    os.rename(path + ".tmp", path)  # the socket appears only once it accepts connections
-    print("ready", flush=True)
+    server = unix_socket.listen(path, 64)
     while True:
         conn, _ = server.accept()
         threading.Thread(target=_handle, args=(judge, conn), daemon=True).start()
