@@ -36,6 +36,7 @@ from . import sandbox, unix_socket
 from .sandbox.syscalls import PR_SET_CHILD_SUBREAPER, die_with_parent, prctl
 
 KERNEL_NAME = "autograder-fork"
+SEND_TIMEOUT = 5  # seconds a message to a kernel may wait to be sent
 JUDGE_FD = 3  # where the kernel finds its socket to the judge
 # No IPython history in grading processes: it would write every student's code (and the
 # hidden tests) into a history database, and its saving thread costs CPU in every kernel.
@@ -366,6 +367,19 @@ class ReadyClient(AsyncKernelClient):
                 raise RuntimeError("Kernel didn't respond in %d seconds" % timeout)
 
     wait_for_ready = _async_wait_for_ready
+
+    def start_channels(self, shell: bool = True, iopub: bool = True, stdin: bool = True, hb: bool = True,
+                       control: bool = True) -> None:
+        """Channels whose sends give up after ``SEND_TIMEOUT`` seconds (``zmq.Again``) instead
+        of blocking for ever when the kernel's end is gone, and no heartbeat: whether the
+        kernel lives is read from its process (``ForkedProcess.poll``), and the heartbeat
+        thread, once its socket had lost its peer, blocked ``stop_channels`` for ever."""
+        import zmq
+
+        super().start_channels(shell=shell, iopub=iopub, stdin=stdin, hb=False, control=control)
+        for channel in (self._shell_channel, self._control_channel, self._stdin_channel):
+            if channel is not None and channel.socket is not None:
+                channel.socket.setsockopt(zmq.SNDTIMEO, int(SEND_TIMEOUT * 1000))
 
 
 def install_kernelspec(prefix: Path) -> Path:

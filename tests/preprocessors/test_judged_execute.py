@@ -109,3 +109,53 @@ def test_the_budget_is_ten_cells_of_timeout_unless_set():
     assert submission_budget(config, 2) == 2 * 100 + 300
     config.JudgedExecute.notebook_timeout = 50
     assert submission_budget(config, 1) == 50 + 300
+
+
+GARBLES_ITS_SOCKETS = r'''
+import json, os, select, socket
+for entry in sorted(os.listdir("/proc/self/fd"), key=int):
+    fd = int(entry)
+    try:
+        if fd < 4 or not os.readlink("/proc/self/fd/%d" % fd).startswith("socket:"):
+            continue
+        probe = socket.socket(fileno=os.dup(fd))
+        try:
+            if probe.family != socket.AF_UNIX or probe.type != socket.SOCK_STREAM:
+                continue
+            probe.getpeername()
+        except OSError:
+            continue
+        finally:
+            probe.close()
+        if select.select([], [fd], [], 0.1)[1]:
+            os.write(fd, b"".join(json.dumps(m).encode() + b"\n" for m in ({"type": "pass"}, {"a": 1}) * 4))
+    except OSError:
+        pass
+'''
+
+
+def test_a_cell_that_garbles_its_kernels_sockets_costs_only_itself(tmp_path):
+    """Code in the kernel can write into the kernel's end of its ZeroMQ connections. Once it
+    did, the client's shell socket had no peer left and the next send blocked for ever (a
+    whole grading run hung). Now the garbling cell and a later cell that hangs each get an
+    error, the cells between and after run with the earlier cells' variables, and the
+    notebook finishes."""
+    import time
+
+    stall = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass"
+    sources = ["x = 1", GARBLES_ITS_SOCKETS, "y = 2", "print('after', x, y)", stall, "print('end', x, y)"]
+    config = Config()
+    config.CourseDirectory.root = str(ROOT)
+    executor = JudgedExecute(config=config, timeout=5)
+    resources = {"nbgrader": {"assignment": NAME, "notebook": NAME, "student": "s"},
+                 "metadata": {"path": str(tmp_path)}}
+    started = time.monotonic()
+    nb, _ = executor.preprocess(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources]),
+                                resources)
+    took = time.monotonic() - started
+    errors = [[o.ename for o in c.outputs if o.output_type == "error"] for c in nb.cells]
+    printed = ["".join(o.get("text", "") for o in c.outputs) for c in nb.cells]
+    assert errors[0] == [] and errors[2] == [] and errors[3] == [] and errors[5] == [], errors
+    assert "KernelUnresponsive" in errors[4]
+    assert printed[3] == "after 1 2\n" and printed[5] == "end 1 2\n", printed
+    assert took < executor.budget(), took  # 21 s measured; it never finished before

@@ -21,6 +21,8 @@ from __future__ import annotations
 import os
 import shutil
 import time
+
+import zmq
 from pathlib import Path
 
 from jupyter_core.utils import run_sync
@@ -123,7 +125,7 @@ class JudgedExecute(Execute):
 
     def _commit(self, names: list) -> None:
         """Send the answers the next test cell reads to the judge, before the kernel sees that cell."""
-        if not self._shell_reply(self.kc.execute(commit.snippet(names), silent=True, store_history=False),
+        if not self._shell_reply(lambda: self.kc.execute(commit.snippet(names), silent=True, store_history=False),
                                  self._left(self.timeout)):
             self._restart_and_replay()  # the student's code hangs even this: the cell gets no answers
 
@@ -134,7 +136,7 @@ class JudgedExecute(Execute):
             self._record(cell, "kernel_died")
             self._restart_and_replay()
             return cell, self.resources
-        except CellTimeoutError:  # timed out, and the interrupt went unheeded (SIGINT ignored)
+        except (CellTimeoutError, zmq.Again):  # timed out and the interrupt went unheeded; or no send
             self._record(cell, "kernel_unresponsive")
             self._restart_and_replay()
             return cell, self.resources
@@ -153,7 +155,7 @@ class JudgedExecute(Execute):
 
     def _kernel_answers(self, timeout: float | None = None) -> bool:
         """Does the kernel answer a kernel_info request within ``timeout`` seconds?"""
-        return self._shell_reply(self.kc.kernel_info(), self._left(timeout or self.probe_timeout))
+        return self._shell_reply(self.kc.kernel_info, self._left(timeout or self.probe_timeout))
 
     def _record(self, cell, key: str) -> None:
         text = messages.render(f"grading.{key}", {}, self._language)
@@ -162,42 +164,54 @@ class JudgedExecute(Execute):
             NotebookNode(output_type="error", ename=name, evalue=text, traceback=[text]))
 
     def _restart_and_replay(self) -> None:
+        """A fresh kernel, a fresh client, and the cells that ran before, run again. A cell
+        that ran in time once but gets no reply when replayed (it garbled the kernel's own
+        sockets, say) is dropped from later replays; if the kernel is still busy with it,
+        the replay stops there, and the next cell finds that out."""
         run_sync(self.km.restart_kernel)(now=True)
-        if not self._nudge():
+        if not self._fresh_client():
             return  # the next cell finds the kernel dead or silent, and restarts it again
-        for source in self._ran_ok:
-            msg_id = self.kc.execute(source, silent=True, store_history=False)
-            if not self._shell_reply(msg_id, self._left(self.timeout)):
-                break  # an earlier cell that ran in time now stalls: replaying the rest cannot help
+        for source in list(self._ran_ok):
+            if self._shell_reply(lambda: self.kc.execute(source, silent=True, store_history=False),
+                                 self._left(self.timeout)):
+                continue
+            self._ran_ok.remove(source)
+            if not self._kernel_answers():
+                break
         self._drain_iopub()
 
-    def _shell_reply(self, msg_id: str, timeout: float) -> bool:
-        """Wait up to ``timeout`` seconds for the reply to one request on the shell channel
-        (which never drops messages)."""
+    def _fresh_client(self) -> bool:
+        """Connect to the restarted kernel with new sockets and wait until it answers on shell
+        and IOPub (``ReadyClient``). The old client's connections keep whatever the student's
+        code did to them: code in the kernel can write into the kernel's end of its ZeroMQ
+        sockets, and after such garbage the old client's shell socket had no peer left, so
+        its next send blocked for ever. False: the kernel died, or did not get ready in
+        ``restart_timeout`` seconds (or what is left of the notebook's budget)."""
+        try:
+            self.kc.stop_channels()
+        except Exception:  # noqa: BLE001  (a broken client is being thrown away)
+            pass
+        self.kc = self.km.client()
+        self.kc.start_channels()
+        self.kc.allow_stdin = False
+        try:
+            run_sync(self.kc.wait_for_ready)(timeout=max(0.1, self._left(self.restart_timeout)))
+        except (RuntimeError, zmq.ZMQError):
+            return False
+        return True
+
+    def _shell_reply(self, send, timeout: float) -> bool:
+        """Send one request on the shell channel (``send`` returns its id) and wait up to
+        ``timeout`` seconds for its reply. False: it could not be sent, or no reply came."""
         end = time.monotonic() + timeout
         try:
+            msg_id = send()
             while True:
                 reply = run_sync(self.kc.get_shell_msg)(timeout=max(0.0, end - time.monotonic()))
                 if reply["parent_header"].get("msg_id") == msg_id:
                     return True
-        except Exception:  # queue.Empty: no reply in time
+        except Exception:  # noqa: BLE001  (queue.Empty: no reply in time; zmq.Again: could not send)
             return False
-
-    def _nudge(self) -> bool:
-        """After a restart, repeat kernel_info until an IOPub message arrives: ZeroMQ drops
-        IOPub messages sent before the subscription reconnects, and nbclient must not
-        wait for an output that was dropped. False: the kernel died, or did not answer in
-        ``restart_timeout`` seconds (or what is left of the notebook's budget)."""
-        end = time.monotonic() + self._left(self.restart_timeout)
-        while time.monotonic() < end:
-            self._shell_reply(self.kc.kernel_info(), min(1.0, max(0.0, end - time.monotonic())))
-            try:
-                run_sync(self.kc.get_iopub_msg)(timeout=0.2)
-                return True
-            except Exception:  # queue.Empty
-                if not run_sync(self.km.is_alive)():
-                    return False
-        return False
 
     def _drain_iopub(self, most: float = 2.0) -> None:
         """Drop what the replay printed, for at most ``most`` seconds (a thread the student
