@@ -99,8 +99,12 @@ def main(argv=None) -> int:
           f"({len(failed)} could not be graded normally)")
     for outcome in failed:
         print(f"  {outcome.student}: {failures.describe(outcome.reason, f'{args.assignment}.ipynb')}")
+    graded_again = set()
     for student, fault in report.faults:
-        print(f"  {student}: a grading process {fault}; its submission was graded again")
+        # a submission past its time budget is not graded again: its line above says why it scores 0
+        if fault != "overran" and student not in graded_again:
+            graded_again.add(student)
+            print(f"  {student}: a grading process {fault}; its submission was graded again")
     for student in report.retried:
         print(f"  {student}: the grader failed on this submission and graded it again")
     for server in report.replaced:

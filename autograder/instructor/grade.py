@@ -5,7 +5,9 @@ The coordinator (this process) starts the judge and the fork server (``services`
 before anything else, then ``jobs`` worker processes (``pool``) that each grade one
 submission at a time (``worker``). It watches all of them: a dead or stopped server is
 replaced, a dead or stopped worker too, and only the submission it was serving is tried
-again (once); a worker past its submission's time budget (``time_budget``) is replaced too. Submissions graded before and unchanged since are skipped (``rerun``).
+again (once); a worker past its submission's time budget (``time_budget``) is replaced too,
+and that submission scores 0. Submissions graded before and unchanged since are skipped
+(``rerun``).
 ``cluster`` grades on a Dask cluster instead, with the same configuration, plan and report.
 """
 from __future__ import annotations

@@ -21,10 +21,9 @@ from __future__ import annotations
 import os
 import shutil
 import time
-
-import zmq
 from pathlib import Path
 
+import zmq
 from jupyter_core.utils import run_sync
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbformat import NotebookNode
