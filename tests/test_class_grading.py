@@ -190,6 +190,19 @@ def test_regrade_one_student_leaves_the_others_alone(hostile_course):
         assert os.path.getmtime(root / "autograded" / student / NAME / f"{NAME}.ipynb") == stamp
 
 
+def test_a_second_run_grades_nothing_that_has_not_changed(hostile_course):
+    """`autograder grade` again, naming nobody: every submission was graded (or recorded as not
+    gradable for a reason in its own files) and none changed, so none is graded again."""
+    root, env, *_ = hostile_course
+    before = scores(root)
+    notebooks_before = {p: p.stat().st_mtime_ns for p in (root / "autograded").rglob("*.ipynb")}
+    output = autograder(["grade", NAME, "--timeout", "10"], root, env)
+    assert f"{len(before)} submissions unchanged since they were graded were skipped" in output, output
+    assert f"{NAME}: 0 submissions graded" in output
+    assert scores(root) == before
+    assert {p: p.stat().st_mtime_ns for p in (root / "autograded").rglob("*.ipynb")} == notebooks_before
+
+
 def test_one_and_two_workers_agree(tmp_path):
     env = isolated_env(tmp_path / "home")
     grades = []

@@ -17,6 +17,8 @@ import pytest
 import sqlalchemy as sa
 from nbgrader.api import Gradebook
 
+from autograder.instructor import failures
+
 from helpers import BIN, isolated_env
 from hostile import HOSTILE
 from test_class_grading import NAME, TESTS, autograder, make_course, notebooks, scores
@@ -155,7 +157,7 @@ def test_cluster_writes_the_course_directory_here(graded):
         assert (root / "autograded" / student / NAME / f"{NAME}.ipynb").is_file()
     assert "cleared only once" in (root / "feedback" / "carol" / NAME / f"{NAME}.html").read_text()
     assert "not a valid notebook" in (root / "feedback" / "not_json" / NAME / f"{NAME}.html").read_text()
-    assert (root / "autograder-logs" / NAME / "not_json.log").is_file()  # nbgrader's log, for the instructor
+    assert failures.log_path(root, NAME, "not_json").is_file()  # nbgrader's log, for the instructor
     assert "HIDDEN TESTS" not in (root / "feedback" / "alice" / NAME / f"{NAME}.html").read_text()
     assert (root / "grades.csv").read_text().count("\n") == len(graded["students"]) + 1
     assert "Most common mistakes" in graded["stdout"] and "cleared the gradients only once" in graded["stdout"]

@@ -168,7 +168,8 @@ def _checked_grade_arguments(args):
         raise preflight.Refusal(SQLITE_REFUSED.format(url=url.split("?")[0]))
     recorded = preflight.read_gradebook(url)
     preflight.assignment(root, config, recorded, args.assignment)
-    return root, preflight.students(root, config, args.assignment, args.student)
+    named = preflight.students(root, config, args.assignment, args.student)
+    return root, named if args.student else None  # None: everyone, skipping what is graded already
 
 
 def _course_config(root: Path, db_url: str | None):

@@ -195,7 +195,7 @@ def grade_submission(key: str, assignment: str, student: str, submitted: list) -
         try:
             files.write_tree(root / "submitted" / student / assignment, submitted)
             outcome = worker.grade_one(assignment, student)
-            log = root / "autograder-logs" / assignment / f"{student}.log"
+            log = failures.log_path(root, assignment, student)
             return {"student": student, "ok": outcome.ok, "seconds": outcome.seconds, "reason": outcome.reason,
                     "autograded": _read(root / "autograded" / student / assignment),
                     "feedback": _read(root / "feedback" / student / assignment),
@@ -237,10 +237,12 @@ def write_result(root: Path, assignment: str, result: dict) -> None:
             files.write_tree(target, result[kind])
         elif target.is_dir() and not target.is_symlink():
             shutil.rmtree(target)
+    log = failures.log_path(root, assignment, student)
     if result["log"] is not None:
-        folder = Path(root) / "autograder-logs" / assignment
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"{student}.log").write_text(result["log"])
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(result["log"])
+    else:  # graded normally: an earlier failure of it no longer stands
+        log.unlink(missing_ok=True)
 
 
 def _dashboard(client) -> str:
