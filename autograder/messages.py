@@ -12,10 +12,21 @@ import tomllib
 from pathlib import Path
 
 
+# The languages the course is written in. A language comes from places a student controls (a
+# notebook's metadata, the environment of their own kernel), so it is only ever one of these
+# codes: anything else is English, never a path, a format or a size.
+LANGUAGES = ("en", "es", "pt", "zh", "fr", "sv")
+
+
+def known(lang) -> str:
+    """``lang`` if it is one of ``LANGUAGES``, else ``"en"``."""
+    return lang if isinstance(lang, str) and lang in LANGUAGES else "en"
+
+
 def language() -> str:
     """The reader's language: AUTOGRAD_LESSONS_LANG when set (the grader sets it from the
     notebook), else the language of the notebook this kernel runs (its metadata), else English."""
-    return os.environ.get("AUTOGRAD_LESSONS_LANG") or _notebook_language() or "en"
+    return known(os.environ.get("AUTOGRAD_LESSONS_LANG") or _notebook_language())
 
 
 @functools.cache
@@ -51,6 +62,8 @@ class Messages:
 
     @functools.cache
     def catalogue(self, lang: str) -> dict:
+        if lang not in LANGUAGES:
+            return {}
         path = self.locale_dir / f"{lang}.toml"
         if not path.exists():
             return {}
@@ -59,7 +72,7 @@ class Messages:
 
     def raw(self, key: str, lang: str | None = None):
         """The entry at ``key`` (a string, list or table) in the reader's language."""
-        node_lang, node_en = self.catalogue(lang or language()), self.catalogue("en")
+        node_lang, node_en = self.catalogue(known(lang) if lang else language()), self.catalogue("en")
         for part in key.split("."):
             node_lang = node_lang.get(part) if isinstance(node_lang, dict) else None
             node_en = node_en[part]

@@ -7,6 +7,7 @@ from __future__ import annotations
 import gc
 import io
 import json
+import shutil
 import math
 import tomllib
 
@@ -221,16 +222,19 @@ def test_a_grader_run_builds_no_figure(monkeypatch):
 
 @pytest.fixture
 def marked_language(tmp_path, monkeypatch):
-    """A translation in which every plot text of the widgets' sections starts with «XX»."""
+    """A translation (standing in for Swedish: a language must be one of the course's) in
+    which every plot text of the widgets' sections starts with «XX»."""
     with open(_LESSONS.locale_dir / "en.toml", "rb") as f:
         english = tomllib.load(f)
     lines = []
     for section in ("pileup", "fd", "memory", "graph"):
         lines.append(f"[{section}]")
         lines += [f"{key} = {json.dumps('XX' + value)}" for key, value in english[section].items()]
-    (tmp_path / "xx.toml").write_text("\n".join(lines), encoding="utf-8")
+    (tmp_path / "sv.toml").write_text("\n".join(lines), encoding="utf-8")
+    shutil.copy(_LESSONS.locale_dir / "en.toml", tmp_path / "en.toml")
+    type(_LESSONS).catalogue.cache_clear()
     monkeypatch.setattr(_LESSONS, "locale_dir", tmp_path)
-    monkeypatch.setenv("AUTOGRAD_LESSONS_LANG", "xx")
+    monkeypatch.setenv("AUTOGRAD_LESSONS_LANG", "sv")
     yield
     type(_LESSONS).catalogue.cache_clear()
 

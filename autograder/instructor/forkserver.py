@@ -2,16 +2,24 @@
 
 Starting a kernel and importing torch costs ~3 s of CPU per submission. The fork
 server pays it once: it imports ipykernel, torch (with torch.optim), matplotlib and
-the lesson packages, runs no user code, and then forks one child per kernel
-requested. The child enters new namespaces and forks the kernel, which is process 1
-of its own PID namespace (the child exits at once; the server, a subreaper, collects
-the kernel when it ends). The kernel sets up its sandbox (autograder.instructor.sandbox),
-becomes an IPython kernel on the connection it was given, seals the sandbox, and only
-then receives the student's code.
+the lesson packages, runs no user code, works out what kernels may read
+(``sandbox.paths``) and makes a control group for the run (``sandbox.cgroups``).
 
-Whether kernels are sandboxed is decided when the server starts (``--no-sandbox``),
-not per request. Requests come over a Unix socket in the run's private folder, with
-the kernel's socket to the judge attached (SCM_RIGHTS).
+It never reads a request itself: for each connection it forks a *handler* that reads
+the request. A kernel's memory is a copy of its handler's, and so holds its own request
+and no other: no earlier student's folder name, nothing of anyone else. The handler
+joins the kernel's control group, enters new namespaces and forks the kernel, which is
+process 1 of its own PID namespace; the handler answers with the kernel's process id
+and exits, and the server, a subreaper, collects the kernel when it ends. The kernel
+sets up its sandbox (``autograder.instructor.sandbox``), becomes an IPython kernel on
+the connection it was given, seals the sandbox, and only then receives the student's code.
+
+The server is started with an empty environment (``services``): what it needs (its
+Python path, whether kernels are sandboxed, the places kernels must not read, the
+matplotlib cache) comes as one JSON line on its standard input, so nothing of the
+instructor's environment is in its memory or in the environment block ``/proc/self/environ``
+shows a kernel. Requests come over a Unix socket in the run's private folder, with the
+kernel's socket to the judge attached (SCM_RIGHTS).
 
 ``ForkProvisioner`` is the jupyter_client kernel provisioner that asks the server for a
 kernel instead of starting ``python -m ipykernel``; ``install_kernelspec`` writes a
@@ -78,10 +86,8 @@ def _warm_up() -> None:
         spec.module()
 
 
-KERNELS: set = set()  # the process ids of the kernels this server started that still run
-
-
 def _reap(signum, frame) -> None:
+    """Collect ended children: handlers, and kernels whose handler has exited."""
     while True:
         try:
             pid, _ = os.waitpid(-1, os.WNOHANG)
@@ -89,21 +95,25 @@ def _reap(signum, frame) -> None:
             return
         if pid == 0:
             return
-        KERNELS.discard(pid)
 
 
 def _stop(signum, frame) -> None:
     """SIGTERM (sent by the owner, or by Linux when the process that started this server
     ended): the kernels go with the server. Each is process 1 of its namespace, so killing
-    it ends everything it started."""
-    for pid in list(KERNELS):
+    it ends everything it started. Every kernel is this server's child (it collects them)."""
+    import psutil
+
+    for child in psutil.Process().children():
         try:
-            with open(f"/proc/{pid}/stat") as f:
-                ours = int(f.read().rsplit(")", 1)[1].split()[1]) == os.getpid()  # not a reused id
-            if ours:
-                os.kill(pid, signal.SIGKILL)
-        except (OSError, ValueError, IndexError):
+            child.kill()
+        except psutil.Error:
             pass
+    if LIMITS is not None:
+        deadline = time.monotonic() + 2
+        while psutil.Process().children() and time.monotonic() < deadline:
+            _reap(0, None)
+            time.sleep(0.01)
+        LIMITS.close()
     os._exit(0)
 
 
@@ -119,9 +129,11 @@ def _keep_only(fds: list) -> None:
                 pass
 
 
-def _become_kernel(request: dict, judge_fd: int | None, enabled: bool) -> None:
+def _become_kernel(request: dict, judge_fd: int | None, spec: sandbox.Spec) -> None:
     """In the kernel process (process 1 of its namespaces): sandbox, then run an IPython
-    kernel. Never returns."""
+    kernel. Never returns. Why a kernel could not start goes to the servers' log; once it
+    runs, its output goes nowhere but to its client."""
+    log = os.dup(2)
     try:
         devnull = os.open("/dev/null", os.O_RDWR)
         for fd in (0, 1, 2):
@@ -131,8 +143,7 @@ def _become_kernel(request: dict, judge_fd: int | None, enabled: bool) -> None:
             os.dup2(judge_fd, JUDGE_FD)
             os.set_inheritable(JUDGE_FD, False)
             extra_env["AUTOGRADER_JUDGE_FD"] = str(JUDGE_FD)
-        _keep_only([JUDGE_FD] if judge_fd is not None else [])
-        spec = sandbox.Spec(**request["spec"], enabled=enabled)
+        _keep_only([JUDGE_FD, log] if judge_fd is not None else [log])
         sandbox.confine(spec)
         connection_file = os.path.join(spec.scratch, ".jupyter", "kernel.json")
         Path(connection_file).write_text(request["connection"])
@@ -146,43 +157,85 @@ def _become_kernel(request: dict, judge_fd: int | None, enabled: bool) -> None:
         app = IPKernelApp.instance()
         app.initialize(["-f", connection_file, *request.get("extra", []), NO_HISTORY])
         sandbox.seal(spec)
+    except BaseException:  # noqa: BLE001  (said in the servers' log, then the kernel ends)
+        import traceback
+
+        os.write(log, f"a kernel could not start:\n{traceback.format_exc()}".encode())
+        os._exit(1)
+    os.close(log)
+    try:
         app.start()
     finally:
         os._exit(0)
 
 
-def _spawn(request: dict, judge_fd: int | None, enabled: bool) -> int:
-    """Fork the kernel's parent, which enters new namespaces and forks the kernel; return
-    the kernel's process id (in this server's namespace)."""
-    read, write = os.pipe()
+def _read_request(conn: socket.socket) -> tuple:
+    """(request, the attached descriptor or None), as the handler receives them."""
+    message, fds, _, _ = socket.recv_fds(conn, 2 ** 16, 1)
+    conn.settimeout(10)
+    while len(message) < MAX_REQUEST and (more := conn.recv(2 ** 16)):
+        message += more
+    return json.loads(message), (fds[0] if fds else None)
+
+
+def _handle(conn: socket.socket) -> None:
+    """In a handler, forked for one connection: read the request, answer a ping, or start
+    the kernel (in its control group and namespaces) and answer with its process id."""
+    reply: dict
+    try:
+        request, judge_fd = _read_request(conn)
+        if request.get("ping"):
+            reply = {"pong": os.getppid()}
+        else:
+            spec = sandbox.Spec(**{k: v for k, v in request["spec"].items() if k != "readable"},
+                                readable=READABLE, enabled=ENABLED)
+            if LIMITS is not None:
+                LIMITS.join_new(f"kernel-{os.getpid()}", spec.memory_mb * 2 ** 20, sandbox.MAX_TASKS)
+            os.setsid()
+            sandbox.enter_namespaces(spec)
+            kernel = os.fork()
+            if kernel == 0:
+                _become_kernel(request, judge_fd, spec)
+            reply = {"pid": kernel}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        reply = {"error": f"{type(exc).__name__}: {exc}"}
+    try:
+        conn.sendall((json.dumps(reply) + "\n").encode())
+    except OSError:
+        pass
+
+
+def _serve_one(server: socket.socket, conn: socket.socket) -> None:
+    """Fork the handler of one connection; the server itself never reads it."""
     pid = os.fork()
     if pid == 0:
         try:
+            server.close()
             signal.signal(signal.SIGTERM, signal.SIG_DFL)
-            os.close(read)
             signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the server's own handling, not a kernel's
-            signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
-            os.setsid()
-            sandbox.enter_namespaces(sandbox.Spec(**request["spec"], enabled=enabled))
-            kernel = os.fork()
-            if kernel == 0:
-                os.close(write)
-                _become_kernel(request, judge_fd, enabled)
-            os.write(write, str(kernel).encode())
+            _handle(conn)
         finally:
             os._exit(0)
-    os.close(write)
-    answer = os.read(read, 32)
-    os.close(read)
-    os.waitpid(pid, 0)
-    if not answer:
-        raise OSError("the kernel could not be started")
-    return int(answer)
+    conn.close()
 
 
-def serve(path: str, enabled: bool = True) -> None:
-    # the course folder the server was started from is not for kernels to import from
-    sys.path[:] = [p for p in sys.path if p not in ("", os.getcwd())]
+MAX_REQUEST = 2 ** 20
+READABLE: list = []  # what kernels may read (``sandbox.paths.readable``), worked out once
+ENABLED = True  # whether kernels are sandboxed
+LIMITS = None  # the run's control groups (``sandbox.cgroups.Limits``), where the machine has them
+
+
+def serve(path: str, settings: dict) -> None:
+    """Warm up, then serve kernel requests at ``path``. ``settings`` (from ``Services``):
+    ``sys_path``, ``sandbox``, ``forbidden`` and ``protected`` (see ``sandbox.paths``),
+    ``mplconfigdir``."""
+    global READABLE, ENABLED, LIMITS
+    # the interpreter was started isolated (python -I): the instructor's Python path comes
+    # from the settings, less the course folder the server was started from
+    sys.path[:] = [p for p in settings["sys_path"] if p not in ("", os.getcwd())]
+    if settings.get("mplconfigdir"):
+        os.environ["MPLCONFIGDIR"] = settings["mplconfigdir"]
+    ENABLED = bool(settings.get("sandbox", True))
     # Importing torch & co. creates half a million objects that live as long as the process;
     # the collector kept scanning them during the imports (a third of the warm-up time) and
     # found ~10 000 unreachable ones (a megabyte or two). So: no collection while warming up,
@@ -190,6 +243,14 @@ def serve(path: str, enabled: bool = True) -> None:
     # scanning them would write to (and so copy) most of the memory children share with us.
     gc.disable()
     _warm_up()
+    if ENABLED:
+        from .sandbox import cgroups, paths
+
+        READABLE = paths.readable(settings.get("forbidden", []), settings.get("protected", []))
+        cgroups.sweep_stale(CGROUP_PREFIX)
+        LIMITS, why = cgroups.Limits.create(f"{CGROUP_PREFIX}{os.getpid()}")
+        print(f"kernel limits: {'control groups v%d' % LIMITS.version if LIMITS else 'no control group: ' + why}",
+              file=sys.stderr, flush=True)
     gc.freeze()
     gc.enable()
     prctl(PR_SET_CHILD_SUBREAPER, 1)  # kernels are grandchildren: collect them when they end
@@ -201,33 +262,12 @@ def serve(path: str, enabled: bool = True) -> None:
             conn, _ = server.accept()
         except InterruptedError:
             continue
-        with conn:
-            fds: list = []
-            try:
-                message, fds, _, _ = socket.recv_fds(conn, 2 ** 16, 1)
-                conn.settimeout(10)
-                while len(message) < 2 ** 20 and (more := conn.recv(2 ** 16)):
-                    message += more
-                request = json.loads(message)
-                if request.get("ping"):
-                    reply = {"pong": os.getpid()}
-                else:
-                    # the SIGCHLD handler must not collect the kernel's parent before _spawn waits for it
-                    signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGCHLD})
-                    try:
-                        reply = {"pid": _spawn(request, fds[0] if fds else None, enabled)}
-                    finally:
-                        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGCHLD})
-                    KERNELS.add(reply["pid"])
-            except (OSError, ValueError, KeyError, TypeError) as exc:
-                reply = {"error": f"{type(exc).__name__}: {exc}"}
-            finally:
-                for fd in fds:
-                    os.close(fd)
-            try:
-                conn.sendall((json.dumps(reply) + "\n").encode())
-            except OSError:
-                pass
+        _serve_one(server, conn)
+        if LIMITS is not None:
+            LIMITS.sweep()
+
+
+CGROUP_PREFIX = "autograder-"
 
 
 def request_kernel(path: str, request: dict, judge_fd: int | None = None, wait: float = 120,
@@ -395,6 +435,6 @@ def install_kernelspec(prefix: Path) -> Path:
     return folder
 
 
-if __name__ == "__main__":
-    die_with_parent(signal.SIGTERM)
-    serve(sys.argv[1], enabled="--no-sandbox" not in sys.argv[2:])
+def main(path: str, settings: dict) -> None:
+    die_with_parent(signal.SIGTERM, settings.get("parent", 0))
+    serve(path, settings)

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import pool, preflight, progress, rerun, summary, time_budget, worker
-from .services import Services
+from .services import Services, kept_out
 
 
 @dataclass
@@ -98,7 +98,8 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
     students, records, todo, report.skipped = plan(root, assignment, students, config, force)
     if not todo:
         return finish(report, root, students, started)
-    services = Services.start(root, sandbox, log=root / "autograder-logs" / assignment / "servers.log")
+    services = Services.start(root, sandbox, log=root / "autograder-logs" / assignment / "servers.log",
+                              keep_out=kept_out(config))
     try:
         source = root / preflight.setting(config, "source_directory", "source") / assignment
         notebooks = max(1, len(list(source.glob("*.ipynb"))))

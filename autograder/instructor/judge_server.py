@@ -20,7 +20,8 @@ code reached the kernel, a function check on a report for every scenario issued 
 it. Anything missing is a failure. The judge imports no student code and decodes only
 JSON (``judges.data``).
 
-Run as ``python -m autograder.instructor.judge_server SOCKET COURSE_ROOT``.
+Started by ``services`` like the fork server: with an empty environment and its settings
+(``course_root``) as a JSON line on its standard input (``main``).
 """
 from __future__ import annotations
 
@@ -28,7 +29,6 @@ import json
 import os
 import secrets
 import socket
-import sys
 import threading
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -293,10 +293,10 @@ def serve(path: str, course_root: str) -> None:
         threading.Thread(target=_handle, args=(judge, conn), daemon=True).start()
 
 
-if __name__ == "__main__":
+def main(path: str, settings: dict) -> None:
     import signal
 
     from .sandbox.syscalls import die_with_parent
 
-    die_with_parent(signal.SIGKILL)
-    serve(sys.argv[1], sys.argv[2])
+    die_with_parent(signal.SIGKILL, settings.get("parent", 0))
+    serve(path, settings["course_root"])

@@ -2,6 +2,11 @@
 
 Both are started before any kernel, in a private folder (mode 0700) that holds their
 sockets, the kernel spec that points at the fork server, and one folder per kernel.
+Both start with an empty environment and an isolated interpreter (``python -I``): their
+settings (the Python path, the course folder, the places kernels must not read) come as
+one JSON line on their standard input. Nothing of the instructor's environment (a
+database password, a cloud key) is in their memory or their environment block, which
+is what a kernel forked from the fork server would show in ``/proc/self/environ``.
 ``autograder grade`` owns them and hands their addresses to its workers through the
 environment (``AUTOGRADER_RUN``); plain ``nbgrader autograde`` gets its own, started by
 the first notebook it executes (see ``preprocessors.judged_execute``). The owner checks
@@ -22,9 +27,16 @@ import time
 from pathlib import Path
 
 from . import forkserver, judge_client
-from .sandbox.syscalls import PARENT_ENV
 
 ENV_RUN = "AUTOGRADER_RUN"
+# How a server starts: an isolated interpreter reads its settings, takes the instructor's
+# Python path from them (a virtual environment, PYTHONPATH and .pth lines included), then
+# runs the server's ``main(socket, settings)``.
+BOOT = ("import json, sys, importlib; settings = json.loads(sys.stdin.readline()); sys.stdin.close(); "
+        "sys.path[:] = settings['sys_path']; importlib.import_module(settings['module']).main(settings['socket'], settings)")
+MODULES = {"fork": "autograder.instructor.forkserver", "judge": "autograder.instructor.judge_server"}
+EXCHANGE = "/usr/local/share/nbgrader/exchange"  # nbgrader's default Exchange.root
+NBGRADER_FOLDERS = ("source", "release", "submitted", "autograded", "feedback", "autograder-logs")
 START_TIMEOUT = 120  # seconds for a server to import torch & co. on a busy machine
 PING_TIMEOUT = 10
 
@@ -50,6 +62,22 @@ def _wait_for(path: Path, process: subprocess.Popen, what: str) -> None:
         time.sleep(0.02)
 
 
+def kept_out(config) -> list:
+    """Places of an nbgrader course's configuration that no kernel may read, beside the course
+    folder itself: the exchange (every student's submissions and feedback) and a gradebook
+    file kept outside the course folder."""
+    places = [config.Exchange.get("root") or EXCHANGE] if "Exchange" in config else [EXCHANGE]
+    db_url = config.CourseDirectory.get("db_url", "") if "CourseDirectory" in config else ""
+    if db_url.startswith("sqlite:///"):
+        places.append(db_url.removeprefix("sqlite:///").split("?")[0])
+    return places
+
+
+def environment() -> dict:
+    """The whole environment of a server: nothing of the instructor's."""
+    return {"PATH": os.path.dirname(sys.executable) + ":/usr/bin:/bin", "LANG": "C.UTF-8"}
+
+
 class Services:
     """The judge and the fork server of one run (``owner``), or a view of them (workers)."""
 
@@ -67,11 +95,16 @@ class Services:
 
     # -- the owner's side ---------------------------------------------------------------
     @classmethod
-    def start(cls, course_root: Path, sandbox: bool = True, log: Path | None = None) -> "Services":
+    def start(cls, course_root: Path, sandbox: bool = True, log: Path | None = None,
+              keep_out: list | None = None) -> "Services":
+        """Start both servers for the course in ``course_root``; ``keep_out``: places kernels
+        must not read beside the course folder (``kept_out``; nbgrader's default exchange
+        when not given)."""
         folder = Path(tempfile.mkdtemp(prefix="autograder-run-", dir=_short_temp()))
         os.chmod(folder, 0o700)
         services = cls(folder, sandbox, owner=True)
         services.course_root = Path(course_root)
+        services.keep_out = list(keep_out if keep_out is not None else [EXCHANGE])
         services.kernels.mkdir()
         forkserver.install_kernelspec(services.share)
         log = Path(log) if log else folder / "servers.log"
@@ -86,19 +119,31 @@ class Services:
             raise
         return services
 
-    def _command(self, which: str) -> list:
+    def settings(self, which: str) -> dict:
+        """What a server is told on its standard input."""
+        root = self.course_root.resolve()
+        settings = {"module": MODULES[which], "socket": self.fork_socket if which == "fork" else self.judge_socket,
+                    "sys_path": [p for p in sys.path if p], "parent": os.getpid(),  # it ends when this process does
+                    "course_root": str(root)}
         if which == "fork":
-            return [sys.executable, "-m", "autograder.instructor.forkserver", self.fork_socket,
-                    *([] if self.sandbox else ["--no-sandbox"])]
-        return [sys.executable, "-m", "autograder.instructor.judge_server", self.judge_socket, str(self.course_root)]
+            settings.update(sandbox=self.sandbox, mplconfigdir=_matplotlib_cache(),
+                            forbidden=[str(root / f) for f in NBGRADER_FOLDERS] + self.keep_out + [str(self.folder)],
+                            protected=[str(root), os.path.expanduser("~")])
+        return settings
+
+    def _command(self, which: str) -> list:
+        return [sys.executable, "-I", "-c", BOOT]
 
     def _launch(self, which: str) -> None:
-        path = Path(self.fork_socket if which == "fork" else self.judge_socket)
-        path.unlink(missing_ok=True)
-        env = {k: v for k, v in os.environ.items() if k != ENV_RUN}
-        env[PARENT_ENV] = str(os.getpid())  # the server ends when this process does
-        self.processes[which] = subprocess.Popen(self._command(which), stdout=subprocess.DEVNULL,
-                                                 stderr=self._log, env=env, cwd=self.folder)
+        Path(self.fork_socket if which == "fork" else self.judge_socket).unlink(missing_ok=True)
+        process = subprocess.Popen(self._command(which), stdin=subprocess.PIPE,
+                                   stdout=subprocess.DEVNULL, stderr=self._log, env=environment(), cwd=self.folder)
+        self.processes[which] = process
+        try:
+            process.stdin.write((json.dumps(self.settings(which)) + "\n").encode())
+            process.stdin.close()
+        except OSError:  # it died at once: wait_ready says so
+            pass
 
     def wait_ready(self) -> None:
         _wait_for(Path(self.fork_socket), self.processes["fork"], "fork server")
@@ -185,10 +230,19 @@ class Services:
         return folder
 
 
+def _matplotlib_cache() -> str:
+    """Where matplotlib keeps its font cache for this user (the fork server imports
+    matplotlib, and building the cache again would cost every run a second or two)."""
+    configured = os.environ.get("MPLCONFIGDIR")
+    if configured:
+        return configured
+    return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "matplotlib")
+
+
 _own: Services | None = None
 
 
-def for_this_process(course_root: Path, sandbox: bool) -> Services:
+def for_this_process(course_root: Path, sandbox: bool, keep_out: list | None = None) -> Services:
     """The services to use here: the run's (a worker of ``autograder grade``), or ones this
     process starts for itself (plain ``nbgrader autograde``) and stops when it exits."""
     global _own
@@ -198,7 +252,7 @@ def for_this_process(course_root: Path, sandbox: bool) -> Services:
     if _own is None or _own.course_root != Path(course_root) or _own.sandbox != sandbox:
         if _own is not None:
             _own.close()
-        _own = Services.start(course_root, sandbox)
+        _own = Services.start(course_root, sandbox, keep_out=keep_out)
         os.environ["JUPYTER_PATH"] = os.pathsep.join(
             filter(None, [str(_own.share), os.environ.get("JUPYTER_PATH")]))
         atexit.register(_own.close)

@@ -41,8 +41,10 @@ from ..time_budget import notebook_budget
 
 
 def notebook_language(nb) -> str:
-    """The language the notebook's student reads (its metadata says; English otherwise)."""
-    return str(nb.metadata.get("autograd_lessons", {}).get("language", "en"))
+    """The language the notebook's student reads: its metadata's, if that is one of the
+    course's language codes; English otherwise (the metadata is the student's to write)."""
+    settings = nb.metadata.get("autograd_lessons")
+    return messages.known(settings.get("language") if isinstance(settings, dict) else None)
 
 
 class JudgedExecute(Execute):
@@ -63,7 +65,7 @@ class JudgedExecute(Execute):
     def preprocess(self, nb, resources=None, km=None):
         nbgrader = resources["nbgrader"]
         root = Path(self.config.CourseDirectory.get("root") or os.getcwd())
-        self._services = services.for_this_process(root, self.sandbox)
+        self._services = services.for_this_process(root, self.sandbox, services.kept_out(self.config))
         self._session = JudgeSession(self._services.judge_socket, nbgrader["assignment"], nbgrader["notebook"])
         self._folder = self._services.kernel_folder()
         self._stage = resources.get("metadata", {}).get("path") or os.getcwd()

@@ -1,13 +1,18 @@
 """A seccomp filter: system calls a grading kernel may not make at all, checked by Linux.
 
-* no new Unix-domain sockets: Landlock does not cover connecting to a socket by its
-  path, and paths lead to the fork server, PostgreSQL, other kernels. The kernel's
-  own sockets are made before the filter is installed; pairs (``socketpair``, used
-  by asyncio) make no connection to anything;
+* no new sockets of any family: Landlock does not cover connecting to a Unix socket by
+  its path (paths lead to the fork server, PostgreSQL, other kernels), and a kernel has
+  no use for the others (``AF_PACKET``, ``AF_VSOCK``, ``AF_NETLINK``, ``AF_ALG``, UDP). The
+  kernel's own sockets are made before the filter is installed; pairs
+  (``socketpair``, used by asyncio) make no connection to anything;
+* no memory that no process's size shows: ``memfd_create``, ``memfd_secret`` and System V
+  shared memory (``shmget``) could hold gigabytes past the address-space limit (the
+  control group, where there is one, counts them, but nothing in a kernel needs them);
 * no new processes and no new programs: ``fork``, ``vfork``, ``clone`` without
   ``CLONE_THREAD`` and ``execve`` fail (threads work; ``clone3`` reports ENOSYS, so
   the C library falls back to ``clone``, whose flags the filter can read);
-* none of: ``ptrace``, reading or writing another process's memory, ``io_uring`` (its
+* none of: ``ptrace``, reading or writing another process's memory or descriptors
+  (``process_vm_*``, ``pidfd_getfd``, ``process_madvise``, ``kcmp``), ``io_uring`` (its
   operations bypass this filter), ``bpf``, ``perf_event_open``, ``userfaultfd``, the
   kernel keyring, ``mount``/``unshare``/``setns``/``chroot``.
 Everything else is allowed. The filter covers every thread (``TSYNC``).
@@ -20,11 +25,13 @@ import struct
 
 from .syscalls import MACHINE, PR_SET_NO_NEW_PRIVS, Unsupported, prctl, syscall
 
-AF_UNIX = 1
 CLONE_THREAD = 0x10000
 ARCH = {"x86_64": 0xC000003E, "aarch64": 0xC00000B7}
 SYSCALLS = {
-    "x86_64": dict(socket=41, clone=56, clone3=435, deny=[
+    "x86_64": dict(clone=56, clone3=435, deny=[
+        41,  # socket
+        319, 447, 29,  # memfd_create, memfd_secret, shmget
+        438, 440, 312,  # pidfd_getfd, process_madvise, kcmp
         57, 58, 59, 322,  # fork, vfork, execve, execveat
         101, 310, 311,  # ptrace, process_vm_readv, process_vm_writev
         321, 298, 323,  # bpf, perf_event_open, userfaultfd
@@ -33,7 +40,8 @@ SYSCALLS = {
         165, 166, 155, 161, 272, 308,  # mount, umount2, pivot_root, chroot, unshare, setns
         428, 429, 430, 431, 432, 433, 442,  # open_tree, move_mount, fsopen, fsconfig, fsmount, fspick, mount_setattr
     ]),
-    "aarch64": dict(socket=198, clone=220, clone3=435, deny=[
+    "aarch64": dict(clone=220, clone3=435, deny=[
+        198, 279, 447, 194, 438, 440, 272,
         221, 281, 117, 270, 271, 280, 241, 282, 217, 218, 219, 425, 426, 427,
         40, 39, 41, 51, 97, 268, 428, 429, 430, 431, 432, 433, 442,
     ]),
@@ -51,11 +59,9 @@ def _program() -> list:
     prog = [(LD_ABS, None, None, 4), (JEQ, None, "deny_all", ARCH[MACHINE]), (LD_ABS, None, None, 0)]
     if MACHINE == "x86_64":
         prog.append((JGE, "deny", None, 0x40000000))  # the x32 ABI
-    prog += [(JEQ, "socket", None, nr["socket"]), (JEQ, "clone", None, nr["clone"]),
-             (JEQ, "enosys", None, nr["clone3"])]
+    prog += [(JEQ, "clone", None, nr["clone"]), (JEQ, "enosys", None, nr["clone3"])]
     prog += [(JEQ, "deny", None, number) for number in nr["deny"]]
     prog += [(RET, None, None, ALLOW),
-             ("socket", LD_ABS, None, None, 16), (JEQ, "deny", None, AF_UNIX), (RET, None, None, ALLOW),
              ("clone", LD_ABS, None, None, 16), (JSET, "allow", "deny", CLONE_THREAD),
              ("allow", RET, None, None, ALLOW),
              ("enosys", RET, None, None, ERRNO | errno.ENOSYS),

@@ -47,14 +47,10 @@ def prctl(option: int, value: int) -> None:
     check(libc.prctl(option, value, 0, 0, 0), "prctl")
 
 
-PARENT_ENV = "AUTOGRADER_PARENT"  # the process id of whoever started a grading server
-
-
-def die_with_parent(signum: int) -> None:
-    """Have Linux send ``signum`` to this process when the process that started it ends
-    (``PARENT_ENV`` names it): a grading process that is killed must not leave its judge,
-    its fork server and their kernels running."""
-    parent = int(os.environ.pop(PARENT_ENV, "0") or 0)
+def die_with_parent(signum: int, parent: int) -> None:
+    """Have Linux send ``signum`` to this process when ``parent`` (the process that started
+    it) ends: a grading process that is killed must not leave its judge, its fork server
+    and their kernels running."""
     if not parent:
         return
     prctl(PR_SET_PDEATHSIG, signum)
@@ -62,8 +58,29 @@ def die_with_parent(signum: int) -> None:
         os.kill(os.getpid(), signum)
 
 
+PR_CAPBSET_DROP = 24
+PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL = 47, 4
+
+
 def drop_capabilities() -> None:
-    """Give up every capability (those a process has in its own user namespace included)."""
+    """Give up every capability, for good: the bounding and ambient sets emptied, then the
+    effective, permitted and inheritable sets (those a process has in its own user
+    namespace included). Capabilities are per thread: call it while the process has one
+    thread, and every thread it starts later has none either."""
+    try:
+        with open("/proc/sys/kernel/cap_last_cap") as f:
+            last = int(f.read())
+    except (OSError, ValueError):
+        last = 63
+    for capability in range(last + 1):
+        try:
+            prctl(PR_CAPBSET_DROP, capability)
+        except OSError:  # not held in the bounding set, or unknown to this Linux
+            pass
+    try:
+        prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL)
+    except OSError:  # Linux before 4.3: no ambient set
+        pass
     header = (ctypes.c_uint32 * 2)(0x20080522, 0)  # _LINUX_CAPABILITY_VERSION_3, this process
     data = (ctypes.c_uint32 * 6)()  # effective, permitted, inheritable × 2 words, all empty
     syscall("capset", header, data)
