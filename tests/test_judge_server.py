@@ -190,3 +190,63 @@ def test_forged_lines_on_the_kernels_socket_do_not_take_the_place_of_its_replies
     theirs.sendall(forged)
     verdict = kernel_side.report(scenarios[0][0], OBSERVERS["check_train_loop"](RIGHT, scenarios[0][1], "train"))
     assert verdict.ok
+
+
+def _kernel_connection(judge):
+    """A kernel's connection to a judge session, served as the judge serves it (its own thread)."""
+    sid = judge.open(NAME, NAME)["session"]
+    ours, theirs = socket.socketpair()
+    thread = threading.Thread(target=judge_server._serve_kernel, args=(judge, judge.sessions[sid], ours), daemon=True)
+    thread.start()
+    return theirs, thread
+
+
+def test_an_over_long_line_is_refused_and_the_connection_goes_on():
+    judge = judge_server.Judge(ROOT)
+    kernel, _ = _kernel_connection(judge)
+    reader = kernel.makefile("rb")
+    sender = threading.Thread(target=kernel.sendall, args=(b"[" * (judge_server.MAX_LINE + 10) + b"\n",))
+    sender.start()
+    assert json.loads(reader.readline()) == {"error": "line too long"}
+    sender.join()
+    kernel.sendall(b'{"op": "nothing", "id": "2"}\n')
+    assert json.loads(reader.readline()) == {"error": "unknown request", "id": "2"}
+
+
+def test_a_kernel_that_floods_the_judge_is_cut_off_and_others_are_answered():
+    """Past its byte budget a kernel's connection is closed (its checks then have no record:
+    0 points); another kernel's session is served throughout, by its own thread."""
+    judge = judge_server.Judge(ROOT)
+    flooder, flood_thread = _kernel_connection(judge)
+    honest, _ = _kernel_connection(judge)
+    honest_reader = honest.makefile("rb")
+    line = b'{"op": "report", "token": "' + b"x" * (judge_server.MAX_LINE - 100) + b'"}\n'
+    sent = 0
+    with pytest.raises(OSError):  # the judge closes the flooder's connection: its next writes fail
+        while True:
+            flooder.sendall(line)
+            sent += len(line)
+            if sent == len(line) * 3:  # mid-flood, the honest kernel asks and is answered
+                honest.sendall(b'{"op": "scenarios", "check": "check_train_loop", "cases": "visible", "id": "h"}\n')
+                assert "scenarios" in json.loads(honest_reader.readline())
+    flood_thread.join()
+    assert judge_server.MAX_SESSION_BYTES <= sent <= judge_server.MAX_SESSION_BYTES + 8 * judge_server.MAX_LINE
+
+
+def test_honest_messages_are_far_below_the_line_limit():
+    """The largest observation a correct solution reports, for every function check, is tiny
+    beside ``MAX_LINE``: the limit never touches an honest student."""
+    import catalogue
+    import catalogue_lessons
+    from autograder.kernel.connection import LocalJudge
+
+    entries = catalogue.TRAIN_LOOP + catalogue.TRAIN_ACCUMULATE + [
+        e for name in dir(catalogue_lessons) if name.isupper() for e in getattr(catalogue_lessons, name)]
+    largest = 0
+    for entry in (e for e in entries if e.mistake is None):
+        check = "check_train_loop" if entry.function == "train" else f"check_{entry.function}"
+        spec = CHECKS[check]
+        for token, data in LocalJudge().scenarios(spec, "all"):
+            observation = OBSERVERS[check](entry.load(), data, spec.subject)
+            largest = max(largest, len(json.dumps({"op": "report", "token": token, "observation": observation})))
+    assert 0 < largest < judge_server.MAX_LINE / 20, largest

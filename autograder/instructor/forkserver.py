@@ -45,6 +45,11 @@ from .sandbox.syscalls import PR_SET_CHILD_SUBREAPER, die_with_parent, prctl
 
 KERNEL_NAME = "autograder-fork"
 SEND_TIMEOUT = 5  # seconds a message to a kernel may wait to be sent
+# The largest message the grader takes from a kernel; a larger one ends that connection, and the
+# cell waits for its timeout. An honest message is at most a few hundred kB (a plot); ZeroMQ would
+# otherwise take a 2 GB message into the grading process's memory before anything could look at it.
+MAX_MESSAGE = 4 * 2 ** 20
+MAX_QUEUED = 64  # messages a channel holds before the kernel's end drops or waits
 JUDGE_FD = 3  # where the kernel finds its socket to the judge
 # No IPython history in grading processes: it would write every student's code (and the
 # hidden tests) into a history database, and its saving thread costs CPU in every kernel.
@@ -407,6 +412,20 @@ class ReadyClient(AsyncKernelClient):
                 raise RuntimeError("Kernel didn't respond in %d seconds" % timeout)
 
     wait_for_ready = _async_wait_for_ready
+
+    def _create_connected_socket(self, channel: str, identity: bytes | None = None):
+        """jupyter_client's socket, with ``MAX_MESSAGE`` and ``MAX_QUEUED`` set before it connects."""
+        import zmq
+        from jupyter_client.connect import channel_socket_types
+
+        sock = self.context.socket(channel_socket_types[channel])
+        sock.linger = 1000
+        sock.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
+        sock.setsockopt(zmq.RCVHWM, MAX_QUEUED)
+        if identity:
+            sock.identity = identity
+        sock.connect(self._make_url(channel))
+        return sock
 
     def start_channels(self, shell: bool = True, iopub: bool = True, stdin: bool = True, hb: bool = True,
                        control: bool = True) -> None:

@@ -30,6 +30,7 @@ import os
 import secrets
 import socket
 import threading
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,7 +39,13 @@ from ..judges.seeds import secret_seed
 from ..judges.verdict import PASS, Verdict
 from . import test_cells, unix_socket
 
-MAX_LINE = 64 * 2 ** 20  # one kernel message
+# What one kernel may make the judge do. The largest honest message is a few kB (a training
+# loop's parameters after each step); two 60 MB lines once held the judge, which serves every
+# kernel of a run, for 9-16 s each. Past a budget, the judge closes that kernel's connection:
+# its checks then fail (no record, 0 points), and nobody else waits.
+MAX_LINE = 2 ** 20  # bytes in one kernel message
+MAX_SESSION_BYTES = 16 * 2 ** 20  # bytes one kernel may send in all
+MAX_SESSION_CPU = 10.0  # seconds of the judge's CPU one kernel's requests may use in all
 MAX_COMMIT = 2 ** 20  # the committed answers of one cell, as JSON
 MAX_ISSUED = 10_000  # scenarios per session (a kernel asking for more gets none)
 
@@ -206,18 +213,22 @@ class Judge:
 
 # -- serving ------------------------------------------------------------------------------
 def _serve_kernel(judge: Judge, session: Session, conn: socket.socket) -> None:
-    """One kernel's requests, until it closes the socket. A line that is not a request gets an
-    error reply (an over-long one is skipped to its end): the kernel's own requests carry an
-    id that their replies echo, so nothing written in between can take their place."""
+    """One kernel's requests, in a thread of their own, until it closes the socket or spends
+    its budget (``MAX_SESSION_BYTES``, ``MAX_SESSION_CPU``). A line that is not a request gets
+    an error reply (an over-long one is skipped to its end): the kernel's own requests carry
+    an id that their replies echo, so nothing written in between can take their place."""
     reader = conn.makefile("rb")
+    received, started = 0, time.thread_time()
     try:
-        while True:
+        while received <= MAX_SESSION_BYTES and time.thread_time() - started <= MAX_SESSION_CPU:
             line = reader.readline(MAX_LINE)
+            received += len(line)
             if not line:
                 return
             if not line.endswith(b"\n"):  # too long: skip the rest of it
-                while (more := reader.readline(MAX_LINE)) and not more.endswith(b"\n"):
-                    pass
+                while received <= MAX_SESSION_BYTES and (more := reader.readline(MAX_LINE)) \
+                        and not more.endswith(b"\n"):
+                    received += len(more)
                 reply = {"error": "line too long"}
             else:
                 reply = _answer(judge, session, line)

@@ -8,6 +8,11 @@ those names are committed from the kernel just before the cell runs, and the jud
 evaluates the expression over the committed data itself. Options written as constants
 in the cell (``cases="hidden"``, ``key="c"``) are read here, so a Quick Check key in a
 hidden test reaches the judge without passing through the student's kernel.
+
+The kernel runs ``kernel_source`` of a test cell: the instructor's code without the
+arguments a check declares secret (``key``) and without comments, so that a student's
+hook that sees every cell's code as it runs (``pre_run_cell``, ``sys.settrace``, ``In``)
+sees nothing worth sharing.
 """
 from __future__ import annotations
 
@@ -69,6 +74,27 @@ def required_checks(source: str) -> list:
         if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in CHECKS:
             calls.append(_bind(CHECKS[node.func.id], node))
     return calls
+
+
+def kernel_source(source: str) -> str:
+    """A test cell's code as the kernel may see it: every call of a known check without its
+    secret arguments (a positional argument after one becomes a keyword), comments dropped.
+    Code that does not parse as Python is sent as it is (the judge finds no check in it either)."""
+    try:
+        tree = ast.parse(source)
+    except SyntaxError:
+        return source
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id in CHECKS:
+            spec = CHECKS[node.func.id]
+            if not spec.secret:
+                continue
+            first = min(spec.params.index(name) for name in spec.secret)
+            later = [ast.keyword(arg=spec.params[i], value=arg) for i, arg in enumerate(node.args)
+                     if first <= i < len(spec.params) and spec.params[i] not in spec.secret]
+            node.args = node.args[:first]
+            node.keywords = [k for k in node.keywords if k.arg not in spec.secret] + later
+    return ast.unparse(tree) + "\n"
 
 
 def _source(cell: dict) -> str:

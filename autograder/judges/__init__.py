@@ -29,6 +29,7 @@ class CheckSpec:
     kind: str  # "function": runs the student's function on a scenario; "value": judges an answer
     params: tuple  # the check function's parameters, in order
     subject: str  # the parameter that holds the student's answer or function
+    secret: tuple = ()  # parameters only the judge may see (a Quick Check's key): never sent to a kernel
 
     def module(self) -> ModuleType:
         return importlib.import_module(f"{__name__}.{self.judge}")
@@ -52,7 +53,7 @@ CHECKS = {spec.function: spec for spec in [
     CheckSpec("check_predict", "lesson4.predict", "function", ("predict", "cases"), "predict"),
     CheckSpec("check_sgd_step", "lesson4.sgd_step", "function", ("sgd_step", "cases"), "sgd_step"),
     CheckSpec("check_evaluate", "lesson4.evaluate", "function", ("evaluate", "cases"), "evaluate"),
-    CheckSpec("check_choice", "quick_check", "value", ("question", "answer", "key", "cases"), "answer"),
+    CheckSpec("check_choice", "quick_check", "value", ("question", "answer", "key", "cases"), "answer", ("key",)),
 ]}
 
 

@@ -54,22 +54,31 @@ def test_right_and_wrong_answers(tmp_path):
     assert verdicts["train_loop_tests"].mistake == "no_record"  # never ran in this notebook
 
 
-def test_a_hook_that_reads_the_hidden_key_is_too_late(tmp_path):
-    """An input transformer sees each test cell's source, hidden key included, and rewrites
-    the answer before the check: nbgrader's own run passes, the judge does not."""
+def test_a_hook_that_sees_every_test_cell_finds_no_key(tmp_path):
+    """An input transformer sees the code of every cell the kernel runs, and would rewrite the
+    answer to the key it finds there: the kernel never gets the key (the test cells run
+    without their secret arguments and comments), so it finds none, and the judge, which
+    read the key from the instructor's notebook, says wrong."""
     keys = _keys()
     wrong = {n: next(letter for letter in "abcd" if letter != key) for n, key in keys.items()}
     hook = '''
 import re
+SEEN = []
 def _steal(lines):
     text = "".join(lines)
-    found = re.search(r'check_choice\\("l3_q(\\d)", answer_q\\d, key="(\\w)"\\)', text)
+    SEEN.append(text)
+    found = re.search(r'check_choice\\(.l3_q(\\d)., answer_q\\d, key=.(\\w).\\)', text)
     return [f"answer_q{found.group(1)} = {found.group(2)!r}\\n"] + lines if found else lines
 get_ipython().input_transformers_cleanup.append(_steal)'''
-    verdicts, nb = _run(_lesson(wrong, hook), tmp_path)
-    outputs = {grade_id(c): "".join(o.get("text", "") for o in c.outputs) for c in nb.cells}
-    assert all(": right." in outputs[f"quiz_q{n}"] for n in keys)  # the kernel was fooled
-    assert all(verdicts[f"quiz_q{n}"].mistake == "wrong_choice" for n in keys)  # the judge was not
+    nb = _lesson(wrong, hook)
+    nb.cells.append(nbformat.v4.new_code_cell("print(repr(SEEN))"))
+    verdicts, nb = _run(nb, tmp_path)
+    seen = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
+    assert all(f"check_choice('l3_q{n}', answer_q{n})\\ncheck_choice('l3_q{n}', answer_q{n})" in seen
+               for n in keys)  # each test cell, its hidden part included
+    assert "key" not in seen and "HIDDEN" not in seen
+    assert all(verdicts[f"quiz_q{n}"].mistake == "wrong_choice" for n in keys)
+    assert all("key=" in c.source for c in nb.cells if (grade_id(c) or "").startswith("quiz_q"))  # the notebook keeps it
 
 
 def test_a_notebook_that_stalls_its_kernel_again_and_again_is_cut_off_at_its_budget(tmp_path):

@@ -7,7 +7,9 @@
 * Around every test cell the judge is told: ``begin`` (the judge says which of the
   student's variables the cell's checks read), then those variables are committed from
   the kernel, then ``seal``, then the cell itself runs, then ``end``. The verdicts go to
-  ``resources["autograder"]["verdicts"]`` for ApplyVerdicts.
+  ``resources["autograder"]["verdicts"]`` for ApplyVerdicts. What the kernel runs of a
+  test cell is ``test_cells.kernel_source``: no Quick Check key, no comment (the
+  notebook keeps the instructor's text).
 * A cell that kills or hangs the kernel costs only itself: the cell gets an error
   output, a fresh kernel replays the cells that ran before, and execution goes on.
   Plain Execute fails the whole notebook instead, and the student loses every point of it.
@@ -15,6 +17,16 @@
   ``timeout``). Every wait here ends by it, and the cells it does not reach get an error
   and no points: a notebook that stalls or garbles its kernel again and again costs its
   own student, never the run (a CI run once waited over 200 s on one such notebook).
+* A whole notebook has an output budget too (``max_output_chars``), counted as outputs
+  arrive: past it, each output keeps its kind (stdout, stderr, a display, a result) and
+  loses its content, and a cell's run of such outputs is one. 300 outputs just under
+  the per-output cap made a 28 MB notebook and feedback page; a million one-character
+  prints would have made a million outputs in this process's memory. Errors are kept
+  (one per cell), and so is every output's kind, so nbgrader's scoring sees what it
+  would have seen: a cell that wrote to stderr still scores 0.
+* Widget messages are not kept (``store_widget_state`` off, comm messages ignored): a
+  widget's state is the kernel's to write, and nbconvert would render it in the
+  instructor's browser with the widget manager's script.
 """
 from __future__ import annotations
 
@@ -33,11 +45,22 @@ from traitlets import Bool, Integer, Unicode
 
 from ... import messages
 from ...kernel import commit
-from .. import services
-from ..sandbox import DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
+from .. import services, test_cells
 from ..forkserver import KERNEL_NAME
 from ..judge_client import JudgeSession
+from ..sandbox import DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from ..time_budget import notebook_budget
+
+
+def _size(value) -> int:
+    """Characters a piece of message content carries (strings, lists and dicts of them)."""
+    if isinstance(value, str):
+        return len(value)
+    if isinstance(value, dict):
+        return sum(len(str(k)) + _size(v) for k, v in value.items())
+    if isinstance(value, (list, tuple)):
+        return sum(_size(v) for v in value)
+    return 0 if value is None else len(str(value))
 
 
 def notebook_language(nb) -> str:
@@ -58,6 +81,9 @@ class JudgedExecute(Execute):
     notebook_timeout = Integer(0, config=True,
                                help="Seconds one notebook may take in all (0: 10 times timeout); the cells "
                                     "it does not reach get an error and no points")
+    max_output_chars = Integer(1_000_000, config=True,
+                               help="Characters of output one notebook keeps in all (an honest lesson: ~10 000)")
+    store_widget_state = False
     probe_timeout = 5  # seconds a live kernel has to answer kernel_info after a timeout
     restart_timeout = 60  # seconds a restarted kernel has to answer
 
@@ -72,6 +98,8 @@ class JudgedExecute(Execute):
         self._language = notebook_language(nb)
         self._ran_ok: list = []
         self._deadline = time.monotonic() + self.budget()
+        self._output_left = self.max_output_chars
+        self._stubbed: set = set()  # (cell index, output kind) already reduced to a note
         try:
             nb, resources = super().preprocess(nb, resources, km)
             verdicts = self._session.verdicts()
@@ -118,9 +146,13 @@ class JudgedExecute(Execute):
             if names:
                 self._commit(names)
             self._session.seal()
+        shown = cell.source
+        if grade_id is not None and cell.cell_type == "code":
+            cell.source = test_cells.kernel_source(shown)  # no secret argument reaches the kernel
         try:
             return self._run(cell, resources, index)
         finally:
+            cell.source = shown
             if judged:
                 self._session.end(grade_id)
 
@@ -147,6 +179,39 @@ class JudgedExecute(Execute):
         elif cell.cell_type == "code" and not any(o.output_type == "error" for o in cell.get("outputs", [])):
             self._ran_ok.append(cell.source)
         return cell, self.resources
+
+    # -- outputs as they arrive -------------------------------------------------------------
+    def process_message(self, msg, cell, cell_index):
+        if msg.get("msg_type") in ("stream", "display_data", "execute_result", "update_display_data"):
+            msg = self._within_budget(msg, cell_index)
+            if msg is None:
+                return None
+        return super().process_message(msg, cell, cell_index)
+
+    def handle_comm_msg(self, outs, msg, cell_index):
+        """Widget traffic is the kernel's to write: none of it is kept (see the module's docstring)."""
+
+    def _within_budget(self, msg: dict, cell_index: int) -> dict | None:
+        """The message as it may be kept: whole while the notebook's output budget lasts, then
+        an output of the same kind holding only a note (once per cell and kind), or nothing."""
+        content = msg.get("content") or {}
+        size = _size(content.get("text")) + _size(content.get("data")) + _size(content.get("metadata"))
+        if size <= self._output_left:
+            self._output_left -= size
+            return msg
+        kind = msg["msg_type"]
+        key = (cell_index, kind, content.get("name"))
+        if kind == "update_display_data" or key in self._stubbed:
+            return None
+        self._stubbed.add(key)
+        note = messages.render("grading.output_budget", {"kept": self.max_output_chars}, self._language)
+        if kind == "stream":
+            content = {"name": content.get("name") if content.get("name") in ("stdout", "stderr") else "stdout",
+                       "text": note + "\n"}
+        else:
+            content = {"data": {"text/plain": note}, "metadata": {},
+                       **({"execution_count": content.get("execution_count")} if kind == "execute_result" else {})}
+        return {**msg, "content": content}
 
     # -- surviving a kernel that dies or hangs ----------------------------------------------
     @staticmethod
