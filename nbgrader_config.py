@@ -30,10 +30,12 @@ c.JudgedExecute.timeout = 120
 # Feedback never shows the source of hidden tests: neither the cell's source nor the
 # lines an error traceback quotes from it.
 P = "autograder.instructor.preprocessors"
+# Nothing a student wrote is live in the feedback page (SafeForPages, as on the autograded notebook).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     f"{P}.concise_test_errors.ConciseTestErrors",
     f"{P}.clear_hidden_tests.ClearHiddenTestsOfTestCells",
+    f"{P}.safe_for_pages.SafeForPages",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 # HTMLExporter that compiles the feedback templates once per process (same HTML).
@@ -41,19 +43,23 @@ c.GenerateFeedback.exporter_class = "autograder.instructor.feedback_exporter.Fee
 # Feedback folders hold the feedback pages only (nbgrader would copy every other file).
 c.GenerateFeedback.post_convert_hook = "autograder.instructor.hooks.feedback_only"
 
-# A student who deletes a test cell does not delete its points: the cell comes back.
-# SafeDeduplicateIds is nbgrader's DeduplicateIds with a fix: a student who duplicated a
-# graded cell made nbgrader fail the whole notebook.
+# Everything in a submission is the student's to write: metadata keeps only what the grader
+# reads, checked (ClearStudentMetadata). A student who deletes a test cell does not delete its
+# points: the cell comes back. SafeDeduplicateIds is nbgrader's DeduplicateIds with a fix: a
+# student who duplicated a graded cell made nbgrader fail the whole notebook. Locked cells,
+# markdown included, come back as the instructor wrote them, in the notebook's language.
 c.OverwriteCells.add_missing_cells = True
 c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.ClearOutput",
+    f"{P}.clear_student_metadata.ClearStudentMetadata",
     f"{P}.safe_deduplicate_ids.SafeDeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
-    f"{P}.overwrite_cells.OverwriteCellsKeepingProse",
+    f"{P}.overwrite_cells.OverwriteCellsInLanguage",
     f"{P}.fast_check_cell_metadata.FastCheckCellMetadata",
 ]
-# Kernels in the sandbox, points from the judge: a test cell keeps its points only if the
-# judge recorded a pass for it (ApplyVerdicts runs before nbgrader saves the scores).
+# Kernels in the sandbox, points from the judge: a judged test cell's points are the judge's
+# verdict, whatever it displays (ApplyVerdicts runs before nbgrader saves the scores), and
+# nothing a student wrote is live in formgrader's page of the autograded notebook (SafeForPages).
 c.Autograde.autograde_preprocessors = [
     f"{P}.judged_execute.JudgedExecute",
     "nbgrader.preprocessors.IgnorePattern",
@@ -61,6 +67,7 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.LimitOutput",
     f"{P}.limit_output_size.LimitOutputSize",
     f"{P}.apply_verdicts.ApplyVerdicts",
+    f"{P}.safe_for_pages.SafeForPages",
     "nbgrader.preprocessors.SaveAutoGrades",
     "nbgrader.preprocessors.AssignLatePenalties",
     f"{P}.fast_check_cell_metadata.FastCheckCellMetadata",

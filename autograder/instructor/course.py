@@ -19,6 +19,7 @@ directory in one language; ``nbgrader generate_assignment``, ``autograde`` and
 from __future__ import annotations
 
 import copy
+import functools
 import shutil
 import tomllib
 from pathlib import Path
@@ -55,6 +56,32 @@ def read_prose(lang: str, assignment: str) -> dict:
     path = prose_file(lang, assignment)
     with path.open("rb") as f:
         return tomllib.load(f).get("cells", {})
+
+
+@functools.cache
+def _prose_of(source: str, mtime: int, lang: str, assignment: str) -> dict:
+    nb = nbformat.read(source, as_version=4)
+    try:
+        prose = read_prose(lang, assignment)
+    except (OSError, ValueError):
+        return {}
+    by_grade_id = {}
+    for cell in nb.cells:
+        grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+        if cell.cell_type == "markdown" and grade_id and cell.get("id") in prose:
+            by_grade_id[grade_id] = prose[cell.id].strip("\n")
+    return by_grade_id
+
+
+def prose_of(source: Path, lang: str, assignment: str) -> dict:
+    """{grade id: text in ``lang``} of the markdown cells of the instructor's notebook
+    ``source`` that the course translates ({} where it has no translation)."""
+    if lang not in LANGUAGES or lang == "en" or not prose_file(lang, assignment).is_file():
+        return {}
+    try:
+        return _prose_of(str(source), Path(source).stat().st_mtime_ns, lang, assignment)
+    except (OSError, ValueError):
+        return {}
 
 
 def translated(nb, lang: str, prose: dict):

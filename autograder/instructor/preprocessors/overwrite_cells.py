@@ -1,10 +1,13 @@
-"""OverwriteCellsKeepingProse: nbgrader's OverwriteCells, keeping the lesson's prose, and
-trusting the gradebook, not the notebook, about what each cell is.
+"""OverwriteCellsInLanguage: nbgrader's OverwriteCells, with the lesson's prose in the
+notebook's language, and trusting the gradebook, not the notebook, about what each cell is.
 
 * nbgrader puts back the instructor's source of every locked cell a student changed. The
   lessons' markdown cells are locked, so a student who worked in Spanish would get their
   notebook, and their feedback, back with the English text of an English course directory.
-  Prose carries no points: each markdown cell keeps its text as the student had it.
+  Here every locked markdown cell comes back as the instructor wrote it, in the notebook's
+  language (the course's translation of that cell, where there is one: ``course.prose_of``),
+  never as the student left it: an edited locked cell once carried a script into the
+  instructor's formgrader.
 * What a cell is (a test cell and its points, an answer cell, locked or not) comes from the
   gradebook. nbgrader trusts the notebook's metadata for some of it: a student who marked
   an answer cell as graded made nbgrader fail the whole notebook (it looks up a grade cell
@@ -20,11 +23,16 @@ own: nbgrader makes it without one, and nbformat then warned on the instructor's
 """
 from __future__ import annotations
 
+import os
 import re
+from pathlib import Path
 
 from nbgrader import utils
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import OverwriteCells
+
+from .. import course
+from .judged_execute import notebook_language
 
 
 def give_ids(nb) -> None:
@@ -46,8 +54,9 @@ def give_ids(nb) -> None:
         used.add(candidate)
 
 
-class OverwriteCellsKeepingProse(OverwriteCells):
+class OverwriteCellsInLanguage(OverwriteCells):
     def preprocess(self, nb, resources):
+        self._prose = _prose(resources, notebook_language(nb), self.config)
         nb, resources = super().preprocess(nb, resources)
         give_ids(nb)
         return nb, resources
@@ -82,9 +91,21 @@ class OverwriteCellsKeepingProse(OverwriteCells):
                                  cell.metadata.nbgrader.get("grade_id"))
                 del cell.metadata["nbgrader"]
                 return cell, resources
-        prose = cell.cell_type == "markdown" and not utils.is_grade(cell) and not utils.is_solution(cell)
-        text = cell.source
         cell, resources = super().preprocess_cell(cell, resources, cell_index)
-        if prose and cell.cell_type == "markdown":
-            cell.source = text
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if cell.cell_type == "markdown" and utils.is_locked(cell) and not utils.is_solution(cell) \
+                and grade_id in self._prose:
+            cell.source = self._prose[grade_id]
         return cell, resources
+
+
+def _prose(resources: dict, language: str, config) -> dict:
+    """{grade id: text} of the translated markdown cells of the notebook being graded ({} in
+    English, or where the course has no translation of it)."""
+    if language == "en":
+        return {}
+    info = resources.get("nbgrader", {})
+    root = Path(config.CourseDirectory.get("root") or os.getcwd())
+    source = root / config.CourseDirectory.get("source_directory", "source") / str(info.get("assignment")) \
+        / f"{info.get('notebook')}.ipynb"
+    return course.prose_of(source, language, str(info.get("assignment")))
