@@ -91,6 +91,8 @@ def main(argv=None) -> int:
                                  write_report=not args.no_report)
     except KeyboardInterrupt:
         return _interrupted(args.assignment)
+    if report.refused:  # the instructor's own notebook fell short: nobody was graded
+        return _refuse(report.refused)
     if report.skipped:
         print(f"{len(report.skipped)} submissions unchanged since they were graded were skipped "
               "(--force grades them again)")

@@ -39,7 +39,7 @@ from distributed import Client, KilledWorker, get_worker, wait
 from distributed.client import FutureCancelledError
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from . import failures, files, hooks, progress, rerun, services, worker
+from . import failures, files, hooks, progress, rerun, self_check, services, worker
 from .grade import Report, course_config, finish, plan
 
 SQLITE_REFUSED = ("grading on a Dask cluster needs the gradebook on a database server, because workers on other "
@@ -216,6 +216,17 @@ def export_grades(key: str, to: str) -> str:
             path.unlink(missing_ok=True)
 
 
+def check_instructor(key: str, assignment: str) -> str | None:
+    """Why this worker cannot grade the instructor's own notebooks of ``assignment`` with full
+    marks (``self_check``), or None: run on every worker before grading."""
+    with _LOCK:
+        _open(key)
+        shortfalls = worker.self_check(assignment)
+        if shortfalls:
+            return self_check.sentence(assignment, shortfalls)
+        return None
+
+
 def can_sandbox(enabled: bool) -> str | None:
     """Why this worker cannot sandbox kernels (run on every worker before grading)."""
     if not enabled:
@@ -348,6 +359,7 @@ class _Run:
         client.subscribe_topic("all", events)
         client.register_plugin(CoursePlugin(self.course), name=self.plugin)
         try:
+            self._check_instructor()
             self._grade(todo, show_progress, started, events)
             if export_to:
                 text = client.submit(export_grades, self.course["key"], export_to, pure=False).result()
@@ -362,6 +374,17 @@ class _Run:
                 client.unregister_worker_plugin(self.plugin)
             except Exception:  # noqa: BLE001  (a scheduler gone by now: nothing left to stop)
                 pass
+
+    def _check_instructor(self) -> None:
+        """The instructor's own notebooks, graded on every worker first (each machine's Python
+        may differ): one that falls short anywhere stops the run before anyone is graded."""
+        checks = {address: self.client.submit(check_instructor, self.course["key"], self.assignment,
+                                              workers=[address], allow_other_workers=False, pure=False)
+                  for address in self.workers}
+        failed = {address: why for address, future in checks.items() if (why := future.result())}
+        if failed:
+            address, why = sorted(failed.items())[0]
+            raise Refused(f"{why} (on the Dask worker {address})")
 
     def _grade(self, todo: list, show_progress, started: float, events: _Events) -> None:
         client, report = self.client, self.report

@@ -3,7 +3,8 @@ in parallel, then feedback and the CSV export.
 
 The coordinator (this process) starts the judge and the fork server (``services``)
 before anything else, then ``jobs`` worker processes (``pool``) that each grade one
-submission at a time (``worker``). It watches all of them: a dead or stopped server is
+submission at a time (``worker``), once the instructor's own notebooks got full marks in
+the same pipeline (``self_check``: else nobody is graded, and ``Report.refused`` says why). It watches all of them: a dead or stopped server is
 replaced, a dead or stopped worker too, and only the submission it was serving is tried
 again (once); a worker past its submission's time budget (``time_budget``) is replaced too,
 and that submission scores 0. Submissions graded before and unchanged since are skipped
@@ -16,7 +17,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import pool, preflight, progress, rerun, summary, time_budget, worker
+from . import pool, preflight, progress, rerun, self_check, summary, time_budget, worker
 from .services import Services, kept_out
 
 
@@ -34,6 +35,7 @@ class Report:
     server_cpu: dict = field(default_factory=dict)  # CPU seconds of the judge and the fork server
     page: str = ""  # the class report (reports/<assignment>.html)
     page_error: str = ""  # why the class report could not be written
+    refused: str = ""  # why nobody was graded (the instructor's own notebook fell short: ``self_check``)
 
 
 def sqlite_with_timeout(db_url: str) -> str:
@@ -111,6 +113,13 @@ def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = No
         raise
     digests = dict(todo)
     try:
+        shortfalls = workers.call(worker.self_check, assignment)
+        if isinstance(shortfalls, pool.Lost):
+            report.refused = self_check.lost_sentence(assignment, shortfalls.reason)
+        elif shortfalls:
+            report.refused = self_check.sentence(assignment, shortfalls)
+        if report.refused:
+            return finish(report, root, students, started)
         for student in digests:
             records.forget(student)
         tasks = [(worker.grade_one, (assignment, student)) for student in digests]

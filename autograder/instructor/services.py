@@ -90,6 +90,7 @@ class Services:
         self.kernels = self.folder / "kernels"
         self.share = self.folder / "share"
         self.processes: dict = {}
+        self.attached = not owner  # a worker's view of a run's servers
         self._log = None
         self._count = 0
 

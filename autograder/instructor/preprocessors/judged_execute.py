@@ -10,6 +10,9 @@
   ``resources["autograder"]["verdicts"]`` for ApplyVerdicts. What the kernel runs of a
   test cell is ``test_cells.kernel_source``: no Quick Check key, no comment (the
   notebook keeps the instructor's text).
+* Under plain ``nbgrader autograde`` (no ``autograder grade`` run around it), the first
+  notebook of each name is preceded by the instructor's own (``self_check.once``): if that
+  does not get full marks, every such notebook is refused with the reason, never zeroed.
 * A cell that kills or hangs the kernel costs only itself: the cell gets an error
   output, a fresh kernel replays the cells that ran before, and execution goes on.
   Plain Execute fails the whole notebook instead, and the student loses every point of it.
@@ -45,7 +48,7 @@ from traitlets import Bool, Integer, Unicode
 
 from ... import messages
 from ...kernel import commit
-from .. import services, test_cells
+from .. import self_check, services, test_cells
 from ..forkserver import KERNEL_NAME
 from ..judge_client import JudgeSession
 from ..sandbox import DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
@@ -92,6 +95,9 @@ class JudgedExecute(Execute):
         nbgrader = resources["nbgrader"]
         root = Path(self.config.CourseDirectory.get("root") or os.getcwd())
         self._services = services.for_this_process(root, self.sandbox, services.kept_out(self.config))
+        if not self._services.attached:  # plain nbgrader autograde: no run checked the instructor's notebook
+            self_check.once(self.config, root, nbgrader["assignment"], nbgrader["notebook"],
+                            nbgrader.get("db_url") or self.config.CourseDirectory.get("db_url", ""))
         self._session = JudgeSession(self._services.judge_socket, nbgrader["assignment"], nbgrader["notebook"])
         self._folder = self._services.kernel_folder()
         self._stage = resources.get("metadata", {}).get("path") or os.getcwd()
