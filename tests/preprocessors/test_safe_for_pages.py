@@ -9,15 +9,14 @@ make a request. (The browser itself is in tests/test_browser_hostile.py.)
 from __future__ import annotations
 
 import base64
-from html.parser import HTMLParser
 
 import nbformat
 import pytest
 from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook, new_output, new_raw_cell
 
 from autograder.instructor.preprocessors.safe_for_pages import SafeForPages, as_text
+from pages import HOST, live
 
-HOST = "zz-attacker.invalid"
 HTML_VECTORS = [
     "<script>fetch('//zz-attacker.invalid/s')</script>",
     "<img src=x onerror=\"fetch('//zz-attacker.invalid/i')\">",
@@ -79,23 +78,6 @@ def hostile_notebook():
     return nb
 
 
-class Elements(HTMLParser):
-    """Every start tag with its attributes, as a browser's parser sees them."""
-
-    def __init__(self):
-        super().__init__()
-        self.found = []
-
-    def handle_starttag(self, tag, attrs):
-        self.found.append((tag, dict(attrs)))
-
-
-def elements(html: str) -> list:
-    parser = Elements()
-    parser.feed(html)
-    return parser.found
-
-
 def render(nb, template: str) -> str:
     from nbconvert import HTMLExporter
 
@@ -111,25 +93,6 @@ def render(nb, template: str) -> str:
                  "notebook_id": "nb", "assignment_id": "a", "base_url": ""}
     html, _ = exporter.from_notebook_node(nb, resources=resources)
     return html
-
-
-def live(html: str, baseline: str) -> list:
-    """What in ``html`` could run script or make a request that ``baseline`` (the same
-    template around an empty notebook) does not."""
-    base = {(tag, tuple(sorted(attrs.items()))) for tag, attrs in elements(baseline)}
-    found = []
-    for tag, attrs in elements(html):
-        if (tag, tuple(sorted(attrs.items()))) in base:
-            continue
-        if tag in ("script", "iframe", "meta", "base", "object", "embed", "link", "style", "form", "svg", "math"):
-            found.append(tag)
-        for name, value in attrs.items():
-            value = (value or "").lower()
-            if name.startswith("on") or "javascript:" in value or HOST in value or name == "style":
-                found.append(f"{tag}[{name}={value[:60]}]")
-        if tag == "img" and not (attrs.get("src") or "").startswith("data:image/png;base64,"):
-            found.append(f"img[src={attrs.get('src', '')[:60]}]")
-    return found
 
 
 @pytest.mark.parametrize("template", ["classic", "lab"])
