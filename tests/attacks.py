@@ -1753,10 +1753,10 @@ for _zz_i in range(300):
            "comes back small"),
     Attack("many_tiny_outputs", "processes",
            {"fit_line": HONEST + '''
-for _zz_i in range(30_000):
+for _zz_i in range(5_000):
     print("x", flush=True)
 '''},
-           NOTHING, "30 000 outputs of one character: the budget counts each output, so the notebook keeps "
+           NOTHING, "5 000 outputs of one character: the budget counts each output, so the notebook keeps "
            "a bounded number of them"),
     Attack("control_thread_capabilities", "processes",
            {"fit_line": HONEST + '''

@@ -38,7 +38,8 @@ def live(html: str, baseline: str) -> list:
             found.append(tag)
         for name, value in attrs.items():
             value = (value or "").lower()
-            if name.startswith("on") or "javascript:" in value or HOST in value or name == "style":
+            fetches = name == "style" and any(word in value for word in ("url(", "image-set(", "@import", "expression("))
+            if name.startswith("on") or "javascript:" in value or HOST in value or fetches:
                 found.append(f"{tag}[{name}={value[:60]}]")
         if tag == "img" and not (attrs.get("src") or "").startswith("data:image/png;base64,"):
             found.append(f"img[src={attrs.get('src', '')[:60]}]")

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 import time
 from pathlib import Path
 
@@ -197,3 +198,86 @@ def test_many_kernel_requests_in_a_row_all_get_a_kernel(services, tmp_path):
         # no valid connection: the kernel gives up at once, which is all this needs
         pids.append(request_kernel(services.fork_socket, {"connection": "{}", "spec": spec, "env": {}}))
     assert len(set(pids)) == 60
+
+
+def test_capabilities_limits_and_sockets_hold_in_every_thread(services, stage):
+    """No thread of a kernel holds a capability (the threads ipykernel started before the
+    student's code included), no socket of any family can be made, no memfd or System V
+    memory, and threads run out at the kernel's task limit, not the machine's."""
+    out = run([
+        "import glob\nprint(sorted({open(f).read().split('CapEff:')[1].split()[0] + open(f).read().split("
+        "'CapBnd:')[1].split()[0] for f in glob.glob('/proc/self/task/*/status')}))",
+        "import socket\nfor family, kind in ((socket.AF_PACKET, socket.SOCK_RAW), (40, socket.SOCK_STREAM), "
+        "(socket.AF_NETLINK, socket.SOCK_RAW), (socket.AF_INET, socket.SOCK_DGRAM), (38, socket.SOCK_SEQPACKET)):\n"
+        "    try:\n        socket.socket(family, kind)\n        print('made', family)\n"
+        "    except PermissionError:\n        pass\nprint('no sockets')",
+        "import os\nos.memfd_create('x')",
+        "import ctypes\nprint(ctypes.CDLL(None).shmget(0, 2**20, 0o1600))",
+        "import threading\nstop, made = threading.Event(), []\ntry:\n    for _ in range(1000):\n"
+        "        t = threading.Thread(target=stop.wait); t.start(); made.append(t)\nexcept RuntimeError:\n    pass\n"
+        "stop.set()\nprint(len(made) < sandbox_tasks)".replace("sandbox_tasks", str(sandbox.MAX_TASKS)),
+        "print('still alive')",
+    ], services, stage)
+    assert out[0] == "['00000000000000000000000000000000']\n", out[0]
+    assert out[1] == "no sockets\n", out[1]
+    assert out[2].startswith("PermissionError") and out[3] == "-1\n", out[2:4]
+    assert out[4] == "True\n" and out[5] == "still alive\n", out[4:]
+
+
+def test_its_environment_block_and_memory_hold_nothing_of_the_instructors(stage, tmp_path):
+    """The fork server starts with an empty environment: a canary in the grading process's
+    environment is in no kernel's /proc/self/environ, cmdline or memory; and a kernel's
+    memory holds its own request only, not the stage folder of the kernel before it."""
+    os.environ["ZZ_INSTRUCTOR_SECRET"] = secret = "canary-" + os.urandom(8).hex()
+    try:
+        started = Services.start(ROOT, sandbox=True)
+    finally:
+        del os.environ["ZZ_INSTRUCTOR_SECRET"]
+    scan = ("import re\nfound = set()\nwith open('/proc/self/maps') as maps, open('/proc/self/mem', 'rb', 0) as mem:\n"
+            "    for line in maps:\n        parts = line.split()\n"
+            "        if not parts[1].startswith('rw') or (len(parts) > 5 and parts[5].startswith('[v')):\n"
+            "            continue\n        start, end = (int(x, 16) for x in parts[0].split('-'))\n"
+            "        try:\n            mem.seek(start)\n            block = mem.read(end - start)\n"
+            "        except OSError:\n            continue\n"
+            "        found |= {m.decode() for m in re.findall(rb'canary-[0-9a-f]{16}|zz-earlier-[0-9a-f]{8}', block)}\n"
+            "print(sorted(found))")
+    try:
+        earlier = tmp_path / f"zz-earlier-{os.urandom(4).hex()}"
+        earlier.mkdir()
+        assert run(["print(1)"], started, earlier) == ["1\n"]
+        out = run(["print(open('/proc/self/environ', 'rb').read())", "print(open('/proc/self/cmdline', 'rb').read())",
+                   scan], started, stage)
+    finally:
+        started.close()
+    assert secret not in "".join(out) and "ZZ_INSTRUCTOR" not in "".join(out), out
+    assert out[2] == "[]\n", out[2]  # neither the secret nor the earlier kernel's folder
+
+
+def test_any_ordinary_python_environment_works(stage, tmp_path, monkeypatch):
+    """Packages reached through a folder of symbolic links (as some environments are made),
+    and a package found only through PYTHONPATH, import in a sandboxed kernel; the course
+    folder and the exchange stay unreadable."""
+    import site
+
+    real = site.getsitepackages()[0]
+    linked = tmp_path / "linked-site-packages"
+    linked.mkdir()
+    for entry in os.listdir(real):
+        (linked / entry).symlink_to(os.path.join(real, entry))
+    store = tmp_path / "store" / "zz_linked_pkg"  # a package whose folder lives elsewhere
+    store.mkdir(parents=True)
+    (store / "__init__.py").write_text("VALUE = 7\n")
+    (linked / "zz_linked_pkg").symlink_to(store)
+    extra = tmp_path / "on-pythonpath"
+    (extra / "zz_extra_pkg").mkdir(parents=True)
+    (extra / "zz_extra_pkg" / "__init__.py").write_text("VALUE = 42\n")
+    monkeypatch.setattr(sys, "path", [str(extra), *[str(linked) if p == real else p for p in sys.path]])
+    started = Services.start(ROOT, sandbox=True)
+    try:
+        out = run(["import zz_extra_pkg, zz_linked_pkg; print(zz_extra_pkg.VALUE * zz_linked_pkg.VALUE // 7)",
+                   "import yaml; print(yaml.__file__.startswith(%r))" % str(linked),
+                   f"open({str(ROOT / 'nbgrader_config.py')!r}).read()"], started, stage)
+    finally:
+        started.close()
+    assert out[:2] == ["42\n", "True\n"], out
+    assert out[2].startswith("PermissionError"), out[2]

@@ -21,8 +21,9 @@
   and no points: a notebook that stalls or garbles its kernel again and again costs its
   own student, never the run (a CI run once waited over 200 s on one such notebook).
 * A whole notebook has an output budget too (``max_output_chars``), counted as outputs
-  arrive: past it, each output keeps its kind (stdout, stderr, a display, a result) and
-  loses its content, and a cell's run of such outputs is one. 300 outputs just under
+  arrive, each output costing ``OUTPUT_COST`` characters beside what it holds: past it,
+  each output keeps its kind (stdout, stderr, a display, a result) and loses its
+  content, and a cell's run of such outputs is one. 300 outputs just under
   the per-output cap made a 28 MB notebook and feedback page; a million one-character
   prints would have made a million outputs in this process's memory. Errors are kept
   (one per cell), and so is every output's kind, so nbgrader's scoring sees what it
@@ -53,6 +54,12 @@ from ..forkserver import KERNEL_NAME
 from ..judge_client import JudgeSession
 from ..sandbox import DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 from ..time_budget import notebook_budget
+
+
+# What each output costs of the budget beyond its characters: an output is a few hundred bytes of
+# JSON and HTML however little it holds, so a notebook keeps at most budget / 500 of them
+# (2 000 at the default budget; an honest lesson notebook shows about a hundred).
+OUTPUT_COST = 500
 
 
 def _size(value) -> int:
@@ -201,7 +208,7 @@ class JudgedExecute(Execute):
         """The message as it may be kept: whole while the notebook's output budget lasts, then
         an output of the same kind holding only a note (once per cell and kind), or nothing."""
         content = msg.get("content") or {}
-        size = _size(content.get("text")) + _size(content.get("data")) + _size(content.get("metadata"))
+        size = OUTPUT_COST + _size(content.get("text")) + _size(content.get("data")) + _size(content.get("metadata"))
         if size <= self._output_left:
             self._output_left -= size
             return msg
