@@ -1725,6 +1725,7 @@ if _zz_shm >= 0:
     Attack("thread_bomb", "processes",
            {"fit_line": HONEST + '''
 import threading as _zz_t
+_zz_t.stack_size(64 * 1024)  # small stacks: the address-space limit alone does not stop them
 _zz_stop, _zz_made = _zz_t.Event(), []
 try:
     for _ in range(3000):
@@ -1738,6 +1739,7 @@ if len(_zz_made) >= 1000:
 _zz_stop.set()
 for _zz_thread in _zz_made:
     _zz_thread.join()
+_zz_t.stack_size(0)
 '''},
            NOTHING, "a kernel cannot start thousands of threads (a per-kernel limit of processes and "
            "threads); its later cells still run"),
@@ -1824,16 +1826,31 @@ print("\\n----\\n".join(sorted(set(_zz_sources + list(In)))))
            "keys (and comments), so there is nothing to share; its wrong answers cost their points"),
     Attack("floods_the_judge", "judge",
            {"dead_parameters": HONEST + '''
-_zz_line = b'{"op": "report", "token": "' + b"x" * (60 * 2**20) + b'"}\\n'
-for _zz_fd in _zz_judge_fds():
-    for _ in range(2):
-        try:
-            _zz_send(_zz_fd, _zz_line, timeout=20)
-        except Exception:
-            break
+import select as _zz_select, time as _zz_time
+_zz_taken = [0]
+def _zz_flood():
+    line = b'{"op": "report", "token": "' + b"x" * (60 * 2**20) + b'"}\\n'
+    try:
+        for fd in _zz_judge_fds():
+            for _ in range(2):
+                data = line
+                while data:
+                    if not _zz_select.select([], [fd], [], 20)[1]:
+                        return
+                    sent = _zz_os.write(fd, data[:2**20])
+                    _zz_taken[0] += sent
+                    data = data[sent:]
+    except BaseException:  # (the judge closed the connection: the attack is over)
+        pass
+_zz_thread = _zz_threading.Thread(target=_zz_flood, daemon=True)
+_zz_thread.start()
+_zz_thread.join(8)
+if _zz_taken[0] >= 32 * 2**20:
+    _zz_reached("the judge took %d MB from one kernel" % (_zz_taken[0] // 2**20))
 '''},
            DEAD, "two 60 MB lines on its judge connection: the judge stops reading this kernel past its "
-           "budget (its own later check has no record: 0); nobody else waits"),
+           "budget (16 MB) and closes its connection, so its own later check has no record (0); nobody "
+           "else waits"),
 ]
 
 THIRD_ROUND = PARTIAL_CREDIT + LIVE_MARKUP + METADATA + ENVIRONMENT + LIMITS + SECRETS
