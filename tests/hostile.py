@@ -58,6 +58,17 @@ def _retype(nb, cell_id):
     return nbformat.from_dict(nb)
 
 
+def _with_output(nb, text):
+    """The notebook with ``text`` as the saved output of its first code cell (41 MB: past
+    what grading parses)."""
+    import nbformat
+
+    nb = copy.deepcopy(nb)
+    cell = next(c for c in nb.cells if c.cell_type == "code")
+    cell.outputs = [nbformat.v4.new_output("stream", name="stdout", text=text)]
+    return nb
+
+
 LOOP = "def train(model, optimizer, loss_fn, batches):\n    while True:\n        pass\n"
 
 # name → (how to make it from the solved notebook, or raw file text; test cells lost)
@@ -78,6 +89,7 @@ HOSTILE = {
     "duplicates_an_answer_cell": (lambda nb: _duplicate(nb, "train_loop"), set()),
     "retypes_a_test_cell": (lambda nb: _retype(nb, "fit_line_tests"), set()),
     "edits_a_locked_test": (lambda nb: _set(nb, "train_loop_tests", "pass\n"), set()),
+    "too_large": (lambda nb: _with_output(nb, "x" * (41 * 2 ** 20)), ALL),
     "not_json": ("{'cells': [", ALL),
     "empty_file": ("", ALL),
     "missing_notebook": (None, ALL),

@@ -129,6 +129,7 @@ def test_grading_leaves_nothing_of_the_students_outside_the_course(hostile_cours
     ("not_json", "not a valid notebook"),
     ("empty_file", "not a valid notebook"),
     ("missing_notebook", "No notebook 03_zeroing_grad.ipynb was submitted"),
+    ("too_large", "the file is larger than grading takes (40 MB)"),
     ("exits_the_process", "stopped while this cell ran"),
     ("segfaults", "stopped while this cell ran"),
     ("loops_forever", "CellTimeoutError"),
@@ -163,9 +164,10 @@ def test_the_class_report(hostile_course):
     text = page.read_text()
     failed = text[text.index("could not be graded</h2>"):text.index("Exercises and their mistakes")]
     for student, why in {"not_json": "not a notebook", "empty_file": "not a notebook",
-                         "missing_notebook": "no notebook was submitted"}.items():
+                         "missing_notebook": "no notebook was submitted",
+                         "too_large": "larger than 40 MB and was not read"}.items():
         assert re.search(f"<td>{student}</td><td>[^<]*{why}", failed), student
-    assert failed.count("<tr>") == 4  # the heading and those three
+    assert failed.count("<tr>") == 5  # the heading and those four
     loop = text[text.index("<code>train_loop_tests</code> <span"):]
     loop = loop[:loop.index("</section>")]
     row = re.search(r"cleared the gradients only once, before the loop.*?</tr>", loop, re.S).group(0)

@@ -18,6 +18,9 @@ from pathlib import Path
 
 MAX_FILES = 500
 MAX_BYTES = 50 * 2 ** 20
+# A submitted notebook larger than this is not parsed (an honest lesson notebook, outputs and
+# plots included, is under 2 MB; nbformat needs several times a file's size in memory).
+MAX_NOTEBOOK_BYTES = 40 * 2 ** 20
 
 
 @dataclass

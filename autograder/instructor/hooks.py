@@ -4,7 +4,10 @@
   file of the submitted folder with ``shutil.copy``, which follows links and blocks on a
   FIFO. Links and special files, and files beyond the size budget, are moved (the link
   itself, never its target) to ``autograder-logs/<assignment>/quarantine/<student>/``:
-  nothing is lost, nothing is followed.
+  nothing is lost, nothing is followed. A notebook larger than ``files.MAX_NOTEBOOK_BYTES``
+  is moved there too, before nbgrader parses it (a 2 GB notebook would take many times that
+  in the grading process's memory), and the submission is refused with the reason
+  (``NotebookTooLarge``): it scores 0 and its feedback says why.
 * ``feedback_only`` (after generating feedback): nbgrader copies every other file of the
   autograded folder into the student's feedback. Feedback holds the feedback pages and
   nbgrader's own records of the submission (its timestamp and secret, which
@@ -26,6 +29,10 @@ def _submission(notebooks: list) -> Path | None:
     return Path(notebooks[0]).parent if notebooks else None
 
 
+class NotebookTooLarge(Exception):
+    """A submitted notebook past ``files.MAX_NOTEBOOK_BYTES`` (set aside, never parsed)."""
+
+
 def quarantine_unsafe_files(assignment: str, student: str, notebooks: list) -> list:
     folder = _submission(notebooks)
     if folder is None:
@@ -34,12 +41,17 @@ def quarantine_unsafe_files(assignment: str, student: str, notebooks: list) -> l
     target = root / "autograder-logs" / assignment_id / "quarantine" / student_id
     moved = []
     unsafe = files.unsafe_entries(folder)
+    too_large = []
     budget_files, budget_bytes = files.MAX_FILES, files.MAX_BYTES
     for here, _, names in os.walk(folder):
         for name in sorted(names):
             path = Path(here) / name
             info = path.lstat()
-            if stat.S_ISREG(info.st_mode) and not name.endswith(".ipynb"):
+            if stat.S_ISREG(info.st_mode) and name.endswith(".ipynb"):
+                if info.st_size > files.MAX_NOTEBOOK_BYTES:
+                    too_large.append(path)
+                    unsafe.append(path)
+            elif stat.S_ISREG(info.st_mode):
                 budget_files -= 1
                 budget_bytes -= info.st_size
                 if budget_files < 0 or budget_bytes < 0:
@@ -49,6 +61,8 @@ def quarantine_unsafe_files(assignment: str, student: str, notebooks: list) -> l
         destination.parent.mkdir(parents=True, exist_ok=True)
         os.rename(path, destination)
         moved.append(path.relative_to(folder))
+    if too_large:
+        raise NotebookTooLarge(f"{too_large[0].name} is larger than {files.MAX_NOTEBOOK_BYTES // 2**20} MB")
     return moved
 
 

@@ -24,7 +24,7 @@ from . import files
 
 # why a submission scored 0 when the reason lies in the submission itself (recorded: the
 # same files give the same result); "" is a submission graded normally
-RECORDED_REASONS = {"", "not_json", "invalid", "missing"}
+RECORDED_REASONS = {"", "not_json", "invalid", "missing", "too_large"}
 # what nbgrader leaves out of an assignment's files (CourseDirectory.ignore)
 IGNORED = (".ipynb_checkpoints", "__pycache__")
 

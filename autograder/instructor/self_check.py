@@ -36,10 +36,13 @@ class SelfCheckFailed(RuntimeError):
 
 
 def _passes(config, phase: str) -> list:
+    """The passes nbgrader's autograde runs in ``phase``, as configured (else nbgrader's own)."""
+    from nbgrader.converters import Autograde
     from traitlets.utils.importstring import import_item
 
+    names = config.Autograde[phase] if phase in config.Autograde else Autograde.class_traits()[phase].default()
     made = []
-    for name in getattr(config.Autograde, phase):
+    for name in names:
         cls = import_item(name) if isinstance(name, str) else name
         if cls.__name__ in WRITES_GRADEBOOK:
             continue

@@ -102,9 +102,10 @@ class JudgedExecute(Execute):
         nbgrader = resources["nbgrader"]
         root = Path(self.config.CourseDirectory.get("root") or os.getcwd())
         self._services = services.for_this_process(root, self.sandbox, services.kept_out(self.config))
-        if not self._services.attached:  # plain nbgrader autograde: no run checked the instructor's notebook
-            self_check.once(self.config, root, nbgrader["assignment"], nbgrader["notebook"],
-                            nbgrader.get("db_url") or self.config.CourseDirectory.get("db_url", ""))
+        if not self._services.attached and nbgrader.get("db_url"):
+            # plain nbgrader autograde (its converter names the gradebook): no run checked the
+            # instructor's notebook yet
+            self_check.once(self.config, root, nbgrader["assignment"], nbgrader["notebook"], nbgrader["db_url"])
         self._session = JudgeSession(self._services.judge_socket, nbgrader["assignment"], nbgrader["notebook"])
         self._folder = self._services.kernel_folder()
         self._stage = resources.get("metadata", {}).get("path") or os.getcwd()
