@@ -89,7 +89,8 @@ def test_formgrader_shows_mallorys_submission_inert(browser, course):
         frame.get_by_role("link", name="Manual Grading").click(timeout=60_000)
         frame.get_by_role("link", name=NAME, exact=True).click()
         frame.get_by_role("link", name=NAME, exact=True).click()
-        frame.locator("#toggle_names").click(timeout=30_000)
+        frame.get_by_role("link", name="Submission #2").wait_for(timeout=30_000)  # the list is there
+        frame.locator("#toggle_names").click()
         frame.get_by_role("link", name="mallory", exact=True).click()
         frame.locator("#fit_line-comment").wait_for(timeout=60_000)
         frame.get_by_text("mallory's own words").first.wait_for(timeout=30_000)

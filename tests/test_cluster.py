@@ -204,7 +204,7 @@ def _grading_worker(client) -> tuple | None:
             continue
         for process in family:
             try:
-                if "autograder.instructor.forkserver" in " ".join(process.cmdline()) and process.children():
+                if "autograder-fork" in process.cmdline() and process.children():
                     return address, pid, family
             except psutil.NoSuchProcess:
                 continue

@@ -397,8 +397,14 @@ class _Run:
             # data until it runs, and a worker that joins gets work at once all the same
             window = max(4, 2 * sum(self.workers.values()))
             while pending and len(running) < window:
-                student, _ = pending.popleft()
+                student, digest = pending.popleft()
                 self.records.forget(student)
+                if hooks.oversized(self.root / "submitted" / student / self.assignment):
+                    outcome = self._refuse(student, "too_large")
+                    report.outcomes.append(outcome)
+                    self.records.keep(student, digest, outcome)
+                    written.add(student)
+                    continue
                 submitted = submission_data(self.root, self.assignment, student)
                 key = f"autograder-{self.run}-{len(self.students)}"
                 self.students[key] = student
@@ -434,6 +440,12 @@ class _Run:
             return worker.Outcome(student, False, 0.0, f"a Dask worker failed: {type(exc).__name__}: {exc}")
         write_result(self.root, self.assignment, result)
         return worker.Outcome(student, result["ok"], result["seconds"], result["reason"], result["scores"])
+
+    def _refuse(self, student: str, reason: str):
+        """A submission not sent to any worker (``worker.LOST`` says why): 0, a log, and why."""
+        failures.keep_log(self.root, self.assignment, student, {"log": worker.LOST[reason]}, reason)
+        self._zero(student, reason)
+        return worker.Outcome(student, False, 0.0, reason)
 
     def _zero(self, student: str, reason: str) -> None:
         from nbgrader.coursedir import CourseDirectory

@@ -18,7 +18,7 @@ FEEDBACK_RECORDS = ("timestamp.txt", "submission_secret.txt")  # nbgrader's, kep
 
 MISSING = "missing"
 # what nbgrader's log says → the reason's key
-MARKERS = (("NotebookTooLarge", "too_large"), ("NotJSONError", "not_json"), ("JSONDecodeError", "not_json"),
+MARKERS = (("NotJSONError", "not_json"), ("JSONDecodeError", "not_json"),
            ("Notebook does not appear to be JSON", "not_json"), ("ValidationError", "invalid"),
            ("No notebooks were matched", MISSING), ("No notebooks found", MISSING))
 

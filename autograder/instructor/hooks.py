@@ -5,9 +5,10 @@
   FIFO. Links and special files, and files beyond the size budget, are moved (the link
   itself, never its target) to ``autograder-logs/<assignment>/quarantine/<student>/``:
   nothing is lost, nothing is followed. A notebook larger than ``files.MAX_NOTEBOOK_BYTES``
-  is moved there too, before nbgrader parses it (a 2 GB notebook would take many times that
-  in the grading process's memory), and the submission is refused with the reason
-  (``NotebookTooLarge``): it scores 0 and its feedback says why.
+  (``oversized``) is moved there too, before nbgrader parses it (a 2 GB notebook would take
+  many times that in the grading process's memory): plain nbgrader then scores it as
+  missing. ``autograder grade`` refuses such a submission before nbgrader starts, with its
+  own reason (``too_large``), and leaves the file where it is.
 * ``feedback_only`` (after generating feedback): nbgrader copies every other file of the
   autograded folder into the student's feedback. Feedback holds the feedback pages and
   nbgrader's own records of the submission (its timestamp and secret, which
@@ -29,8 +30,15 @@ def _submission(notebooks: list) -> Path | None:
     return Path(notebooks[0]).parent if notebooks else None
 
 
-class NotebookTooLarge(Exception):
-    """A submitted notebook past ``files.MAX_NOTEBOOK_BYTES`` (set aside, never parsed)."""
+def oversized(folder: Path) -> list:
+    """The notebooks of a submitted folder larger than ``files.MAX_NOTEBOOK_BYTES`` (regular
+    files only: a link is never followed, and is set aside anyway)."""
+    found = []
+    for path in sorted(Path(folder).rglob("*.ipynb")) if Path(folder).is_dir() else []:
+        info = path.lstat()
+        if stat.S_ISREG(info.st_mode) and info.st_size > files.MAX_NOTEBOOK_BYTES:
+            found.append(path)
+    return found
 
 
 def quarantine_unsafe_files(assignment: str, student: str, notebooks: list) -> list:
@@ -40,18 +48,13 @@ def quarantine_unsafe_files(assignment: str, student: str, notebooks: list) -> l
     student_id, assignment_id, root = folder.parent.name, folder.name, folder.parents[2]
     target = root / "autograder-logs" / assignment_id / "quarantine" / student_id
     moved = []
-    unsafe = files.unsafe_entries(folder)
-    too_large = []
+    unsafe = files.unsafe_entries(folder) + oversized(folder)
     budget_files, budget_bytes = files.MAX_FILES, files.MAX_BYTES
     for here, _, names in os.walk(folder):
         for name in sorted(names):
             path = Path(here) / name
             info = path.lstat()
-            if stat.S_ISREG(info.st_mode) and name.endswith(".ipynb"):
-                if info.st_size > files.MAX_NOTEBOOK_BYTES:
-                    too_large.append(path)
-                    unsafe.append(path)
-            elif stat.S_ISREG(info.st_mode):
+            if stat.S_ISREG(info.st_mode) and not name.endswith(".ipynb"):
                 budget_files -= 1
                 budget_bytes -= info.st_size
                 if budget_files < 0 or budget_bytes < 0:
@@ -61,8 +64,6 @@ def quarantine_unsafe_files(assignment: str, student: str, notebooks: list) -> l
         destination.parent.mkdir(parents=True, exist_ok=True)
         os.rename(path, destination)
         moved.append(path.relative_to(folder))
-    if too_large:
-        raise NotebookTooLarge(f"{too_large[0].name} is larger than {files.MAX_NOTEBOOK_BYTES // 2**20} MB")
     return moved
 
 

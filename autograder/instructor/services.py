@@ -133,7 +133,8 @@ class Services:
         return settings
 
     def _command(self, which: str) -> list:
-        return [sys.executable, "-I", "-c", BOOT]
+        """The server's command line: the isolated interpreter, and its name (what ``ps`` shows)."""
+        return [sys.executable, "-I", "-c", BOOT, f"autograder-{which}"]
 
     def _launch(self, which: str) -> None:
         Path(self.fork_socket if which == "fork" else self.judge_socket).unlink(missing_ok=True)

@@ -15,7 +15,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import failures
+from . import failures, hooks
 
 WORKER: dict = {}
 
@@ -93,8 +93,10 @@ def _exit_now() -> None:
 def grade_one(assignment: str, student: str) -> Outcome:
     api = WORKER["api"]
     start = time.perf_counter()
-    result = api.autograde(assignment, student, force=True, create=True)
     root = Path(api.coursedir.root)
+    if hooks.oversized(Path(api.coursedir.format_path(api.coursedir.submitted_directory, student, assignment))):
+        return refuse(assignment, student, "too_large", start)
+    result = api.autograde(assignment, student, force=True, create=True)
     if result["success"]:
         feedback = api.generate_feedback(assignment, student, force=True)
         ok = feedback["success"]
@@ -149,13 +151,19 @@ def write_report(assignment: str) -> tuple:
 
 
 LOST = {"lost": "the grading process died or was stopped twice while grading this submission",
-        "overran": "grading this submission took longer than its time budget; its grading process was killed"}
+        "overran": "grading this submission took longer than its time budget; its grading process was killed",
+        "too_large": "a notebook of this submission is larger than grading reads; it was not graded"}
+
+
+def refuse(assignment: str, student: str, reason: str, start: float | None = None) -> Outcome:
+    """A submission not graded at all (``reason``: a key of ``LOST``): 0 on every question, and why."""
+    coursedir = WORKER["api"].coursedir
+    failures.keep_log(Path(coursedir.root), assignment, student, {"log": LOST[reason]}, reason)
+    failures.zero_submission(WORKER["db_url"], coursedir, assignment, student, reason)
+    return Outcome(student, False, time.perf_counter() - start if start else 0.0, reason)
 
 
 def lost(assignment: str, student: str, reason: str = "lost") -> Outcome:
     """A submission whose worker died or stopped twice (``lost``) or ran past its time budget
     (``overran``): 0 on every question, and why."""
-    coursedir = WORKER["api"].coursedir
-    failures.keep_log(Path(coursedir.root), assignment, student, {"log": LOST[reason]}, reason)
-    failures.zero_submission(WORKER["db_url"], coursedir, assignment, student, reason)
-    return Outcome(student, False, 0.0, reason)
+    return refuse(assignment, student, reason)
