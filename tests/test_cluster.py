@@ -196,8 +196,13 @@ def test_a_second_run_has_nothing_to_do_and_a_changed_submission_is_graded_alone
 
 
 def _grading_worker(client) -> tuple | None:
-    """(address, pid, its processes) of a worker whose fork server is running a kernel."""
+    """(address, pid, its processes) of a worker that holds a submission's grading task (not
+    the check of the instructor's notebook before it) and whose fork server runs a kernel."""
+    holding = {address for address, keys in client.processing().items()
+               if any(str(key).startswith("autograder-") for key in keys)}
     for address, pid in client.run(os.getpid).items():
+        if address not in holding:
+            continue
         try:
             family = psutil.Process(pid).children(recursive=True)
         except psutil.NoSuchProcess:

@@ -189,6 +189,9 @@ def _address() -> str:
 
 def grade_submission(key: str, assignment: str, student: str, submitted: list) -> dict:
     """The task: one submission through ``worker.grade_one``, in this process's course folder."""
+    why = check_instructor(key, assignment)
+    if why:
+        raise self_check.SelfCheckFailed(f"{why} (on the Dask worker {_address()})")
     with _LOCK:
         root = _open(key)
         _clear(root)
@@ -217,14 +220,19 @@ def export_grades(key: str, to: str) -> str:
 
 
 def check_instructor(key: str, assignment: str) -> str | None:
-    """Why this worker cannot grade the instructor's own notebooks of ``assignment`` with full
-    marks (``self_check``), or None: run on every worker before grading."""
+    """Why this worker process cannot grade the instructor's own notebooks of ``assignment``
+    with full marks (``self_check``), or None; checked once per process and course: before
+    grading starts on every worker there is, and by a worker's first task (a worker that
+    joins later, or replaces one that died)."""
     with _LOCK:
         _open(key)
-        shortfalls = worker.self_check(assignment)
-        if shortfalls:
-            return self_check.sentence(assignment, shortfalls)
-        return None
+        if (key, assignment) not in _CHECKED:
+            shortfalls = worker.self_check(assignment)
+            _CHECKED[(key, assignment)] = self_check.sentence(assignment, shortfalls) if shortfalls else None
+        return _CHECKED[(key, assignment)]
+
+
+_CHECKED: dict = {}  # (course key, assignment) → why this process cannot grade it (None: it can)
 
 
 def can_sandbox(enabled: bool) -> str | None:
@@ -377,14 +385,26 @@ class _Run:
 
     def _check_instructor(self) -> None:
         """The instructor's own notebooks, graded on every worker first (each machine's Python
-        may differ): one that falls short anywhere stops the run before anyone is graded."""
-        checks = {address: self.client.submit(check_instructor, self.course["key"], self.assignment,
-                                              workers=[address], allow_other_workers=False, pure=False)
-                  for address in self.workers}
-        failed = {address: why for address, future in checks.items() if (why := future.result())}
-        if failed:
-            address, why = sorted(failed.items())[0]
-            raise Refused(f"{why} (on the Dask worker {address})")
+        may differ): one that falls short anywhere stops the run before anyone is graded. A
+        worker that leaves meanwhile is not waited for (its replacement checks at its first
+        task, ``grade_submission``)."""
+        checks = {self.client.submit(check_instructor, self.course["key"], self.assignment, workers=[address],
+                                     allow_other_workers=False, pure=False): address for address in self.workers}
+        while checks:
+            for future in _finished(checks):
+                address = checks.pop(future)
+                if future.status == "finished":
+                    why = future.result()
+                elif future.status == "error" and not isinstance(future.exception(), KilledWorker):
+                    why = f"{type(future.exception()).__name__}: {future.exception()}"
+                else:  # the worker died while checking: its replacement checks at its first task
+                    why = None
+                if why:
+                    raise Refused(f"{why} (on the Dask worker {address})")
+            self.look()
+            for future in [f for f, address in checks.items() if address not in self.workers]:
+                future.cancel()
+                checks.pop(future)
 
     def _grade(self, todo: list, show_progress, started: float, events: _Events) -> None:
         client, report = self.client, self.report
@@ -436,6 +456,8 @@ class _Run:
             return worker.Outcome(student, False, 0.0, "lost")
         except FutureCancelledError as exc:
             return worker.Outcome(student, False, 0.0, f"the Dask scheduler dropped the task ({exc})")
+        except self_check.SelfCheckFailed as exc:  # a worker that cannot grade the instructor's notebook
+            raise Refused(str(exc)) from None
         except Exception as exc:  # noqa: BLE001  (an error of the worker, not a grade: tried again next run)
             return worker.Outcome(student, False, 0.0, f"a Dask worker failed: {type(exc).__name__}: {exc}")
         write_result(self.root, self.assignment, result)

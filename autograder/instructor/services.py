@@ -74,8 +74,10 @@ def kept_out(config) -> list:
 
 
 def environment() -> dict:
-    """The whole environment of a server: nothing of the instructor's."""
-    return {"PATH": os.path.dirname(sys.executable) + ":/usr/bin:/bin", "LANG": "C.UTF-8"}
+    """The whole environment of a server: nothing of the instructor's (and no warning from
+    debugpy, which kernels import, at the top of the servers' log)."""
+    return {"PATH": os.path.dirname(sys.executable) + ":/usr/bin:/bin", "LANG": "C.UTF-8",
+            "PYDEVD_DISABLE_FILE_VALIDATION": "1"}
 
 
 class Services:

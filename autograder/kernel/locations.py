@@ -2,10 +2,14 @@
 
 Student code is whatever is not PyTorch, the Python standard library, an installed
 package or this project: in a notebook that is the cell (IPython names it
-``/tmp/ipykernel_*/….py`` and keeps its text in ``linecache``).
+``/tmp/ipykernel_*/….py`` and keeps its text in ``linecache``). What is installed is
+read from the import path itself (every ``sys.path`` folder but the working folder, links
+resolved), so torch found through ``PYTHONPATH`` or a linked environment is not taken for
+the student's code.
 """
 from __future__ import annotations
 
+import functools
 import linecache
 import os
 import sys
@@ -44,8 +48,22 @@ def describe(location: Location | None) -> str:
     return location.describe() if location else messages.text("general.where_unknown")
 
 
+@functools.cache
+def _installed() -> tuple:
+    """The folders of the import path (links resolved), but the working folder's."""
+    here = os.path.realpath(os.getcwd())
+    found = {os.path.join(os.path.realpath(p), "") for p in sys.path
+             if p not in ("", ".") and os.path.isdir(p) and os.path.realpath(p) != here}
+    return tuple(found | set(_NOT_STUDENT))
+
+
+@functools.lru_cache(maxsize=4096)
 def is_student_file(filename: str) -> bool:
-    return not (filename.startswith(_NOT_STUDENT) or filename.startswith("<frozen"))
+    if filename.startswith("<frozen") or filename.startswith(_NOT_STUDENT):
+        return False
+    if filename.startswith("<"):  # a cell compiled under a name of its own (``<cell …>``, ``<string>``)
+        return True
+    return not os.path.realpath(filename).startswith(_installed())
 
 
 def current() -> Location | None:
