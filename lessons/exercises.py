@@ -11,6 +11,7 @@ import io
 import sys
 
 from autograder.kernel import checks
+from autograder.wire.exercises import EXERCISES
 
 from .text import raw, text
 
@@ -64,23 +65,11 @@ class Exercise:
         print(tiers[str(level)])
 
 
-# Lesson 1
-graph_predict = Exercise("graph_predict", checks.check_graph_predictions, _names("predictions"))
-freeze_body = Exercise("freeze_body", checks.check_freeze_body, _names("freeze_body"))
-# Lesson 2
-derivative = Exercise("derivative", checks.check_derivative, _names("derivative"))
-numerical_grad = Exercise("numerical_grad", checks.check_numerical_grad, _names("numerical_grad"))
-weighted_grad = Exercise("weighted_grad", checks.check_weighted_grad, _names("weighted_grad"))
-# Lesson 3: exercise (a) predicts the values of .grad (its hints are ``hints.grad_predictions``)
-grad_predict = Exercise("grad_predictions", checks.check_grad_predictions,
-                        _names("grad_before", "grad_after_one", "grad_after_two",
-                               "grad_after_clear"))
-train_loop = Exercise("train_loop", checks.check_train_loop, _names("train"))
-train_accumulate = Exercise("train_accumulate", checks.check_train_accumulate,
-                            _names("train_accumulate"))
-fit_line = Exercise("fit_line", checks.check_fit_line, _names("fit_line"))
-dead_parameters = Exercise("dead_parameters", checks.check_dead_parameters, _names("dead_parameters"))
-# Lesson 4
-predict = Exercise("inference_predict", checks.check_predict, _names("predict"))
-sgd_step = Exercise("sgd_step", checks.check_sgd_step, _names("sgd_step"))
-evaluate = Exercise("evaluate", checks.check_evaluate, _names("evaluate"))
+def _for(spec) -> "Exercise":
+    return Exercise(spec.name, getattr(checks, spec.check), _names(*spec.answer))
+
+
+# ``exercises.<name>`` for every exercise declared in autograder.wire.exercises (lesson by lesson)
+for _spec in EXERCISES:
+    globals()[_spec.name] = _for(_spec)
+__all__ = [spec.name for spec in EXERCISES]

@@ -121,12 +121,12 @@ TAMPER = {
         {"train_loop_tests", "train_accumulate_tests"}),  # the patch also breaks the honest answer
     "patches_the_grader_module": (
         lambda nb: _set(nb, "train_loop", WRONG_LOOP + "import autograder.kernel.loop.diagnose as d\n"
-                        "from autograder.judges.verdict import PASS\n"
+                        "from autograder.wire.verdict import PASS\n"
                         "d.diagnose = lambda trace, case, batches, name: PASS\n"),
         {"train_loop_tests"}),
     "patches_the_quick_check_judge": (
         lambda nb: _set(nb, "quick_check_answers", "import autograder.judges.quick_check as q\n"
-                        "from autograder.judges.verdict import PASS\n"
+                        "from autograder.wire.verdict import PASS\n"
                         "q.verify_value = lambda *args, **kwargs: PASS\n"
                         f"answer_q1, answer_q2, answer_q3, answer_q4 = {(WRONG_Q1, *KEYS[1:])!r}\n"),
         {"quiz_q1"}),

@@ -8,7 +8,7 @@ import math
 import numpy as np
 import torch
 
-from autograder.judges.data import Opaque, decode, encode, roundtrip
+from autograder.wire.codec import Opaque, decode, encode, roundtrip
 
 
 class LyingFloat(float):

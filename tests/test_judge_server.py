@@ -10,9 +10,9 @@ import threading
 import pytest
 
 from autograder.instructor import judge_server
-from autograder.judges import CHECKS
+from autograder.kernel.checks import observer
+from autograder.wire.exercises import BY_NAME, CHECKS
 from autograder.judges.lesson3 import train_loop
-from autograder.kernel.observers import OBSERVERS
 from catalogue import TRAIN_LOOP
 from helpers import ROOT
 
@@ -31,7 +31,7 @@ def judge():
 def _run_loop_checks(judge, session, student, cases=("visible", "hidden")):
     for which in cases:
         for item in judge.scenarios(session, "check_train_loop", which)["scenarios"]:
-            observation = OBSERVERS["check_train_loop"](student, item["data"], "train")
+            observation = observer(BY_NAME["train_loop"])(student, item["data"], "train")
             judge.report(session, item["token"], observation)
 
 
@@ -53,7 +53,7 @@ def test_a_right_loop_passes_inside_its_cell_and_the_scenarios_are_secret(judge)
     for which in ("visible", "hidden"):
         for item in judge_.scenarios(session, "check_train_loop", which)["scenarios"]:
             seen.append(item["data"])
-            judge_.report(session, item["token"], OBSERVERS["check_train_loop"](RIGHT, item["data"], "train"))
+            judge_.report(session, item["token"], observer(BY_NAME["train_loop"])(RIGHT, item["data"], "train"))
     assert judge_.end(session, "train_loop_tests")["ok"] is True
     assert seen[0]["params"] != public["params"] and len(seen) == 3
 
@@ -89,7 +89,7 @@ def test_a_report_for_another_cell_does_not_count(judge):
     judge_.seal(session)
     for items in issued:  # a thread that reports later
         for item in items:
-            judge_.report(session, item["token"], OBSERVERS["check_train_loop"](RIGHT, item["data"], "train"))
+            judge_.report(session, item["token"], observer(BY_NAME["train_loop"])(RIGHT, item["data"], "train"))
     judge_.end(session, "train_accumulate_tests")
     assert all(v["ok"] is False for v in judge_.verdicts(session).values())
 
@@ -188,7 +188,7 @@ def test_forged_lines_on_the_kernels_socket_do_not_take_the_place_of_its_replies
     scenarios = kernel_side.scenarios(CHECKS["check_train_loop"], "visible")
     assert len(scenarios) == 1 and "params" in scenarios[0][1]
     theirs.sendall(forged)
-    verdict = kernel_side.report(scenarios[0][0], OBSERVERS["check_train_loop"](RIGHT, scenarios[0][1], "train"))
+    verdict = kernel_side.report(scenarios[0][0], observer(BY_NAME["train_loop"])(RIGHT, scenarios[0][1], "train"))
     assert verdict.ok
 
 
@@ -238,15 +238,16 @@ def test_honest_messages_are_far_below_the_line_limit():
     beside ``MAX_LINE``: the limit never touches an honest student."""
     import catalogue
     import catalogue_lessons
-    from autograder.kernel.connection import LocalJudge
+    from autograder.judges.local import LocalJudge
+
+    from judging import EXERCISE_OF
 
     entries = catalogue.TRAIN_LOOP + catalogue.TRAIN_ACCUMULATE + [
         e for name in dir(catalogue_lessons) if name.isupper() for e in getattr(catalogue_lessons, name)]
     largest = 0
     for entry in (e for e in entries if e.mistake is None):
-        check = "check_train_loop" if entry.function == "train" else f"check_{entry.function}"
-        spec = CHECKS[check]
+        spec = EXERCISE_OF[entry.function]
         for token, data in LocalJudge().scenarios(spec, "all"):
-            observation = OBSERVERS[check](entry.load(), data, spec.subject)
+            observation = observer(spec)(entry.load(), data, spec.subject)
             largest = max(largest, len(json.dumps({"op": "report", "token": token, "observation": observation})))
     assert 0 < largest < judge_server.MAX_LINE / 20, largest

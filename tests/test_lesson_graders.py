@@ -7,7 +7,7 @@ import warnings
 import pytest
 import torch
 
-from autograder.judges.data import roundtrip
+from autograder.wire.codec import roundtrip
 from autograder.judges.lesson1 import graph_predictions
 from catalogue_lessons import LESSON1, LESSON2, LESSON3, LESSON4
 from judging import judge_function

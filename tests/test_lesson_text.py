@@ -31,7 +31,7 @@ def test_exercise_hint_keys_are_unique_and_not_named_after_another_exercise():
     # lesson 3's hints were once keyed "predict", the name of lesson 4's exercise
     for attr, ex in EXERCISES.items():
         assert ex.name not in set(EXERCISES) - {attr}, (attr, ex.name)
-    assert exercises.grad_predict.name == "grad_predictions"
+    assert exercises.grad_predictions.name == "grad_predictions"
 
 
 def test_lesson_3_asks_for_the_grad_predictions_before_the_demo_that_shows_them():

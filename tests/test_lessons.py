@@ -8,7 +8,7 @@ matplotlib.use("Agg")
 import pytest  # noqa: E402
 import torch  # noqa: E402
 
-from autograder.judges.data import roundtrip  # noqa: E402
+from autograder.wire.codec import roundtrip  # noqa: E402
 from autograder.judges.lesson3.grad_predictions import true_values, verify_value  # noqa: E402
 from judging import judge_function  # noqa: E402
 from lessons import demos, exercises, quiz, widgets  # noqa: E402
@@ -267,7 +267,7 @@ def test_hint_opens_with_the_diagnosis_of_the_students_own_code(capsys):
 
 def test_hint_reads_the_notebooks_variables(capsys):
     """In a notebook, hint() reads the cell's globals: emulate a cell with exec."""
-    cell = "grad_before, grad_after_one = 0.0, 12.0\nexercises.grad_predict.hint()"
+    cell = "grad_before, grad_after_one = 0.0, 12.0\nexercises.grad_predictions.hint()"
     exec(cell, {"exercises": exercises})
     out = capsys.readouterr().out
     assert "What your code does right now" in out and "should be None" in out

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from autograder.judges import quick_check
-from autograder.judges.data import roundtrip
+from autograder.wire.codec import roundtrip
 from autograder.kernel.checks import check_choice
 
 

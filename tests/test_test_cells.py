@@ -7,7 +7,7 @@ import ast
 import pytest
 
 from autograder.instructor import test_cells
-from autograder.judges.data import Opaque
+from autograder.wire.codec import Opaque
 from helpers import ROOT
 
 SOURCES = sorted((ROOT / "source").glob("*/*.ipynb"))
@@ -23,7 +23,7 @@ def test_a_hidden_key_and_the_cases_are_read_as_constants():
     calls = test_cells.required_checks(
         'check_choice("l3_q1", answer_q1)\n### BEGIN HIDDEN TESTS\ncheck_choice("l3_q1", answer_q1, key="c")\n'
         "check_train_loop(train, cases='hidden')")
-    assert [(c.spec.function, c.cases, c.options) for c in calls] == [
+    assert [(c.spec.check, c.cases, c.options) for c in calls] == [
         ("check_choice", "visible", {"question": "l3_q1"}), ("check_choice", "visible", {"question": "l3_q1", "key": "c"}),
         ("check_train_loop", "hidden", {})]
     assert calls[0].names() == {"answer_q1"} and calls[2].names() == set()

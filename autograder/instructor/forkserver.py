@@ -81,14 +81,15 @@ def _warm_up() -> None:
     import torch._dynamo  # noqa: F401  (first use of torch.optim imports it)
     import torch.optim  # noqa: F401
 
-    import autograder.kernel.checks  # noqa: F401
+    import autograder.kernel.checks as checks
     import autograder.kernel.commit  # noqa: F401
     import lessons.exercises  # noqa: F401
     import lessons.quiz  # noqa: F401
     import lessons.widgets  # noqa: F401
-    from autograder.judges import CHECKS
-    for spec in CHECKS.values():
-        spec.module()
+    from autograder.wire.exercises import EXERCISES
+    for spec in EXERCISES:  # every observer (the judges are the judge's: a grading kernel never needs one)
+        if spec.observer:
+            checks.observer(spec)
 
 
 def _reap(signum, frame) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 import socket
 
-from ..judges.verdict import Verdict
+from ..wire.verdict import Verdict
 
 
 class JudgeError(Exception):

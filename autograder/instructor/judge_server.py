@@ -18,7 +18,7 @@ When a test cell ends, its verdict is: every check the instructor's cell calls
 passed, in that cell's run: a value check on the answers committed before the cell's
 code reached the kernel, a function check on a report for every scenario issued for
 it. Anything missing is a failure. The judge imports no student code and decodes only
-JSON (``judges.data``).
+JSON (``wire.codec``).
 
 Started by ``services`` like the fork server: with an empty environment and its settings
 (``course_root``) as a JSON line on its standard input (``main``).
@@ -34,9 +34,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..judges import CHECKS, select
+from .. import judges
 from ..judges.seeds import secret_seed
-from ..judges.verdict import PASS, Verdict
+from ..wire.exercises import ALL, CHECKS
+from ..wire.spec import select
+from ..wire.verdict import PASS, Verdict
 from . import test_cells, unix_socket
 
 # What one kernel may make the judge do. The largest honest message is a few kB (a training
@@ -140,7 +142,7 @@ class Judge:
         return PASS
 
     def _call_verdict(self, session: Session, cell: str, call) -> Verdict:
-        module = call.spec.module()
+        module = judges.module(call.spec)
         if call.spec.kind == "value":
             committed = session.committed.get(cell)
             if committed is None:
@@ -150,7 +152,7 @@ class Judge:
                 return module.verify_value(answer, call.cases, **call.options)
             except Exception:  # a malformed committed value must not take the judge down
                 return Verdict.fail("malformed", "judge.malformed")
-        issues = [i for i in session.issued.values() if i.cell == cell and i.call == (call.spec.function, call.cases)]
+        issues = [i for i in session.issued.values() if i.cell == cell and i.call == (call.spec.check, call.cases)]
         if len(issues) < len(select(module.CASES, call.cases)):
             return Verdict.fail("no_record", "judge.no_record")
         for issue in issues:
@@ -179,13 +181,13 @@ class Judge:
         spec = CHECKS.get(check)
         if spec is None or spec.kind != "function" or cases not in ("visible", "hidden", "all"):
             return {"error": "unknown check"}
-        module = spec.module()
+        module = judges.module(spec)
         with session.lock:
             if len(session.issued) >= MAX_ISSUED:
                 return {"error": "too many scenarios"}
             cell = session.window if session.sealed else None
             graded = cell is not None and any(
-                (c.spec.function, c.cases) == (check, cases) for c in session.required.get(cell, []))
+                (c.spec.check, c.cases) == (check, cases) for c in session.required.get(cell, []))
             out = []
             for index, case in enumerate(select(module.CASES, cases)):
                 token = secrets.token_hex(8)
@@ -291,8 +293,8 @@ def _warm_up() -> None:
     import torch
 
     torch.set_num_threads(1)
-    for spec in CHECKS.values():
-        spec.module()
+    for spec in ALL:
+        judges.module(spec)
 
 
 def serve(path: str, course_root: str) -> None:

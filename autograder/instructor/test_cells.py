@@ -21,13 +21,14 @@ import json
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..judges import CHECKS, CheckSpec
-from ..judges.data import Opaque, decode
+from ..wire.codec import Opaque, decode
+from ..wire.exercises import CHECKS
+from ..wire.spec import Exercise
 
 
 @dataclass(frozen=True)
 class CheckCall:
-    spec: CheckSpec
+    spec: Exercise
     cases: str
     subject: ast.expr | None  # the answer's expression (value checks)
     options: dict = field(default_factory=dict)  # other arguments, as constants
@@ -50,16 +51,16 @@ def _constant(node: ast.expr, what: str):
         raise UnsupportedTestCell(f"{what} must be a constant") from None
 
 
-def _bind(spec: CheckSpec, call: ast.Call) -> CheckCall:
+def _bind(spec: Exercise, call: ast.Call) -> CheckCall:
     if len(call.args) > len(spec.params) or any(k.arg is None for k in call.keywords):
-        raise UnsupportedTestCell(f"{spec.function}: unexpected arguments")
+        raise UnsupportedTestCell(f"{spec.check}: unexpected arguments")
     bound = dict(zip(spec.params, call.args))
     for keyword in call.keywords:
         if keyword.arg not in spec.params or keyword.arg in bound:
-            raise UnsupportedTestCell(f"{spec.function}: unexpected argument {keyword.arg!r}")
+            raise UnsupportedTestCell(f"{spec.check}: unexpected argument {keyword.arg!r}")
         bound[keyword.arg] = keyword.value
     if spec.subject not in bound:
-        raise UnsupportedTestCell(f"{spec.function}: no answer given")
+        raise UnsupportedTestCell(f"{spec.check}: no answer given")
     cases = _constant(bound["cases"], "cases") if "cases" in bound else "visible"
     options = {name: _constant(node, name) for name, node in bound.items()
                if name not in (spec.subject, "cases")}

@@ -7,7 +7,7 @@ and the kernel sees it only once the student's answer has been committed.
 from __future__ import annotations
 
 from .. import messages
-from .verdict import PASS, Verdict, nested
+from ..wire.verdict import PASS, Verdict, nested
 
 LETTERS = ("a", "b", "c", "d")
 

@@ -1,28 +1,33 @@
-"""The checks notebooks call. Each raises ``AssertionError`` carrying the feedback.
+"""The checks notebooks call: one ``check_<name>(answer, cases="visible")`` per exercise declared
+in ``autograder.wire.exercises``, and ``check_choice(question, answer)`` for Quick Checks.
+Each raises ``AssertionError`` carrying the feedback.
 
-The same function serves a visible test cell (``cases="visible"``), a hidden test cell
-(``cases="hidden"``) and a student's own ``exercise.check()``. A function check asks
-the judge for scenarios, runs the student's function on each here, in the kernel, and
-sends the judge what it observed; the judge's verdict is the check's verdict. A value
-check judges the answer as the judge will see it (``data.roundtrip``). While grading,
-the judge itself, in another process, decides the points; this module only reports
-and explains, so nothing done to it in the kernel can earn a point.
+The same function serves a visible test cell, a hidden test cell (``cases="hidden"``) and a
+student's own ``exercises.<name>.check()``. A function check asks the judge for scenarios,
+runs the student's function on each here, in the kernel (the exercise's observer, in
+``kernel/<lesson>.py``), and sends the judge what it observed; the judge's verdict is the
+check's verdict. A value check gives the answer to the judge as the judge will see it
+(``wire.codec.roundtrip``); while grading, the answer was committed before the test cell
+ran and the judge decides it, so here it is only recorded. The judge, in another process,
+decides every point; this module only reports and explains, so nothing done to it in the
+kernel can earn a point.
 
-Nothing a correct solution does may reach stderr here: nbgrader scores a test cell
-with any stderr output 0, so warnings raised while the student's code runs are
-recorded, never printed.
+Nothing a correct solution does may reach stderr here: nbgrader scores a test cell with any
+stderr output 0, so warnings raised while the student's code runs are recorded, never printed.
 """
 from __future__ import annotations
 
 import contextlib
+import importlib
+import inspect
 import io
 import warnings
 
 from .. import messages
-from ..judges import CHECKS
-from ..judges.data import roundtrip
-from ..judges.verdict import PASS, Verdict
-from . import connection, observers
+from ..wire.exercises import ALL, CHECKS
+from ..wire.spec import Exercise
+from ..wire.verdict import Verdict
+from . import connection
 
 
 @contextlib.contextmanager
@@ -34,24 +39,34 @@ def _quiet():
             yield
 
 
-def _conclude(verdict: Verdict, what: str, cases: str) -> None:
+def _conclude(verdict: Verdict | None, what: str, cases: str) -> None:
     __tracebackhide__ = True
-    if not verdict.ok:
+    if verdict is None:
+        print(messages.text("general.recorded", what=what))
+    elif not verdict.ok:
         raise AssertionError(verdict.message)
-    print(messages.text("general.passed", what=what, cases=messages.text(f"general.cases_{cases}")))
+    else:
+        print(messages.text("general.passed", what=what, cases=messages.text(f"general.cases_{cases}")))
 
 
-def _function_check(function: str, student, cases: str) -> None:
+def observer(spec: Exercise):
+    """The function that runs a student's function on one scenario and reports what it did:
+    ``observe(student, scenario data, name) -> observation`` (JSON data)."""
+    module, function = spec.observer.rsplit(".", 1)
+    return getattr(importlib.import_module(f"{__package__}.{module}"), function)
+
+
+def run_function_check(spec: Exercise, student, cases: str) -> None:
     """Ask the judge for scenarios, run ``student`` on each, report; the first failure wins."""
     __tracebackhide__ = True
-    spec = CHECKS[function]
     try:
         judge = connection.judge()
         issued = judge.scenarios(spec, cases)
         verdict = Verdict(True)
+        observe = observer(spec)
         for token, data in issued:
             with _quiet():
-                observation = observers.OBSERVERS[function](student, data, spec.subject)
+                observation = observe(student, data, spec.subject)
             verdict = judge.report(token, observation)
             if not verdict.ok:
                 break
@@ -60,108 +75,48 @@ def _function_check(function: str, student, cases: str) -> None:
     _conclude(verdict, spec.subject, cases)
 
 
-def _value_check(function: str, answer, cases: str, **options) -> Verdict:
+def run_value_check(spec: Exercise, answer, cases: str, **options) -> Verdict | None:
+    """The judge's verdict on an answer (None while grading: it is recorded; the judge decides)."""
     __tracebackhide__ = True
-    spec = CHECKS[function]
     with _quiet():
-        verdict = spec.module().verify_value(roundtrip(answer), cases, **options)
-    if not verdict.ok:
+        verdict = connection.judge().value(spec, answer, cases, **options)
+    if verdict is not None and not verdict.ok:
         raise AssertionError(verdict.message)
     return verdict
 
 
-# Lesson 1
-def check_graph_predictions(answers, cases: str = "visible") -> None:
-    """Exercise 1(a): requires_grad, is_leaf and grad_fn of given tensors."""
-    __tracebackhide__ = True
-    _value_check("check_graph_predictions", answers, cases)
-    _conclude(PASS, "answers", cases)
+def _make(spec: Exercise):
+    """``check_<name>`` for one declared exercise, with its own name, signature and docstring."""
+
+    def check(answer, cases: str = "visible") -> None:
+        __tracebackhide__ = True
+        if spec.kind == "function":
+            run_function_check(spec, answer, cases)
+        else:
+            _conclude(run_value_check(spec, answer, cases), "answers", cases)
+
+    check.__name__ = check.__qualname__ = spec.check
+    check.__doc__ = spec.summary
+    check.__module__ = __name__
+    check.__signature__ = inspect.Signature([
+        inspect.Parameter(spec.subject, inspect.Parameter.POSITIONAL_OR_KEYWORD),
+        inspect.Parameter("cases", inspect.Parameter.POSITIONAL_OR_KEYWORD, default="visible")])
+    return check
 
 
-def check_freeze_body(freeze_body, cases: str = "visible") -> None:
-    """Exercise 1(b): only the head receives gradients."""
-    __tracebackhide__ = True
-    _function_check("check_freeze_body", freeze_body, cases)
-
-
-# Lesson 2
-def check_derivative(derivative, cases: str = "visible") -> None:
-    """Exercise 2(a): a derivative computed by autograd."""
-    __tracebackhide__ = True
-    _function_check("check_derivative", derivative, cases)
-
-
-def check_numerical_grad(numerical_grad, cases: str = "visible") -> None:
-    """Exercise 2(b): a central-difference gradient."""
-    __tracebackhide__ = True
-    _function_check("check_numerical_grad", numerical_grad, cases)
-
-
-def check_weighted_grad(weighted_grad, cases: str = "visible") -> None:
-    """Exercise 2(c): backward() on a non-scalar output with gradient=."""
-    __tracebackhide__ = True
-    _function_check("check_weighted_grad", weighted_grad, cases)
-
-
-# Lesson 3
-def check_grad_predictions(answers, cases: str = "visible") -> None:
-    """Exercise 3(a): predicted values of .grad."""
-    __tracebackhide__ = True
-    _value_check("check_grad_predictions", answers, cases)
-    _conclude(PASS, "answers", cases)
-
-
-def check_train_loop(train, cases: str = "visible") -> None:
-    """Exercise 3(b): one pass of a training loop that clears, steps and reports losses."""
-    __tracebackhide__ = True
-    _function_check("check_train_loop", train, cases)
-
-
-def check_train_accumulate(train_accumulate, cases: str = "visible") -> None:
-    """Exercise 3(c): gradient accumulation over ``accum_steps`` micro-batches."""
-    __tracebackhide__ = True
-    _function_check("check_train_accumulate", train_accumulate, cases)
-
-
-def check_fit_line(fit_line, cases: str = "visible") -> None:
-    """Exercise 3(d): manual SGD on raw tensors, clearing .grad by hand."""
-    __tracebackhide__ = True
-    _function_check("check_fit_line", fit_line, cases)
-
-
-def check_dead_parameters(dead_parameters, cases: str = "visible") -> None:
-    """Exercise 3(e): reading .grad to find the parameters that received no gradient."""
-    __tracebackhide__ = True
-    _function_check("check_dead_parameters", dead_parameters, cases)
-
-
-# Lesson 4
-def check_predict(predict, cases: str = "visible") -> None:
-    """Exercise 4(a): inference that records no graph."""
-    __tracebackhide__ = True
-    _function_check("check_predict", predict, cases)
-
-
-def check_sgd_step(sgd_step, cases: str = "visible") -> None:
-    """Exercise 4(b): a manual SGD step under no_grad."""
-    __tracebackhide__ = True
-    _function_check("check_sgd_step", sgd_step, cases)
-
-
-def check_evaluate(evaluate, cases: str = "visible") -> None:
-    """Exercise 4(c): accuracy with eval() and no_grad(), mode restored."""
-    __tracebackhide__ = True
-    _function_check("check_evaluate", evaluate, cases)
-
-
-# Quick Checks
 def check_choice(question: str, answer, key: str | None = None, cases: str = "visible") -> None:
-    """A graded Quick Check answer: one of "a"–"d"; with ``key`` (hidden tests only), the right one.
-    Without the key the answer is only recorded: whether it is right is known when the
-    notebook is graded."""
+    """A graded Quick Check answer: one of "a"–"d". While grading, the answer is recorded and
+    the judge, which alone holds the key, decides it; a student working alone learns at
+    once whether it has the form of an answer (and, given a key, whether it is right)."""
     __tracebackhide__ = True
-    _value_check("check_choice", answer, cases, question=question, key=key)
-    if key is None:
+    verdict = run_value_check(CHECKS["check_choice"], answer, cases, question=question, key=key)
+    if verdict is None or key is None:
         print(messages.text("quiz.recorded", question=question, got=str(answer).strip().lower().rstrip(")")))
     else:
         print(messages.text("quiz.right", question=question))
+
+
+for _spec in ALL:
+    if _spec.check not in globals():
+        globals()[_spec.check] = _make(_spec)
+__all__ = sorted(spec.check for spec in ALL)

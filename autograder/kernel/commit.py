@@ -2,11 +2,11 @@
 
 The grader sends ``send([...names])`` to the kernel before the test cell's own code, so
 the judge holds the student's answers before the kernel ever sees that cell (and a
-Quick Check key in its hidden part). Answers are sent as data (``judges.data``).
+Quick Check key in its hidden part). Answers are sent as data (``wire.codec``).
 """
 from __future__ import annotations
 
-from ..judges.data import encode
+from ..wire.codec import encode
 from . import connection
 
 

@@ -1,49 +1,33 @@
 """The kernel's end of the judge.
 
 While grading, the judge is another process; this kernel inherited one end of a socket
-to it, whose number is in ``AUTOGRADER_JUDGE_FD``. Requests and replies are JSON lines:
-the kernel asks for scenarios and reports what the student's function did on each.
-Without a judge (a student working on their own), ``LocalJudge`` plays its part in
-this process with the same judges and the public seeds, so the feedback is the same.
+to it, whose number is in ``AUTOGRADER_JUDGE_FD``. Requests and replies are JSON lines
+(``wire.framing``): the kernel asks for scenarios and reports what the student's function
+did on each. A value check (an answer, not a function) asks nothing while grading: the
+grader committed the answer before the test cell ran, and the judge decides it.
+
+Without a judge (a student working on their own), the judges themselves play its part in
+this process (``judges.local``), with the public seeds, so the feedback is the same. That
+is the one place the kernel's code imports a judge, and only then: a grading kernel never
+does.
 """
 from __future__ import annotations
 
-import json
 import os
 import secrets
 import socket
 import threading
 
-from ..judges import CheckSpec, select
-from ..judges.verdict import Verdict
+from ..wire import framing
+from ..wire.spec import Exercise
+from ..wire.verdict import Verdict
 
 ENV_FD = "AUTOGRADER_JUDGE_FD"
-MAX_LINE = 64 * 2 ** 20
+MAX_REPLY = 64 * 2 ** 20  # the judge's replies (scenarios) are the judge's: bounded, trusted
 
 
 class JudgeUnavailable(Exception):
     pass
-
-
-class LocalJudge:
-    """Scenarios from the public seeds and verdicts from the judges, in this process."""
-
-    def __init__(self):
-        self._issued: dict = {}
-
-    def scenarios(self, spec: CheckSpec, cases: str) -> list:
-        module = spec.module()
-        issued = []
-        for spec_case in select(module.CASES, cases):
-            token = str(len(self._issued))
-            data = module.scenario(spec_case, spec_case["seed"])
-            self._issued[token] = (module, data)
-            issued.append((token, data))
-        return issued
-
-    def report(self, token: str, observation: dict) -> Verdict:
-        module, data = self._issued.pop(token)
-        return module.verify(data, observation)
 
 
 class RemoteJudge:
@@ -51,32 +35,30 @@ class RemoteJudge:
 
     def __init__(self, fd: int):
         self._sock = socket.socket(fileno=fd)
-        self._file = self._sock.makefile("rb")
+        self._lines = framing.Lines(self._sock, MAX_REPLY)
         self._lock = threading.Lock()
 
     def _ask(self, request: dict) -> dict:
         """Send a request and wait for the reply that carries its id: replies to anything
         else written to this socket (by the student's code, say) are skipped."""
         request_id = secrets.token_hex(8)
-        line = (json.dumps({**request, "id": request_id}) + "\n").encode()
         with self._lock:
             try:
-                self._sock.sendall(line)
+                framing.send(self._sock, {**request, "id": request_id})
                 while True:
-                    reply = self._file.readline(MAX_LINE)
-                    if not reply:
-                        raise JudgeUnavailable("the judge closed the connection")
                     try:
-                        data = json.loads(reply)
+                        data = self._lines.message()
                     except ValueError:
                         continue
+                    if data is None:
+                        raise JudgeUnavailable("the judge closed the connection")
                     if isinstance(data, dict) and data.get("id") == request_id:
                         return data
             except OSError as exc:
                 raise JudgeUnavailable(str(exc)) from None
 
-    def scenarios(self, spec: CheckSpec, cases: str) -> list:
-        reply = self._ask({"op": "scenarios", "check": spec.function, "cases": cases})
+    def scenarios(self, spec: Exercise, cases: str) -> list:
+        reply = self._ask({"op": "scenarios", "check": spec.check, "cases": cases})
         if "scenarios" not in reply:
             raise JudgeUnavailable(reply.get("error", "no scenarios"))
         return [(item["token"], item["data"]) for item in reply["scenarios"]]
@@ -87,6 +69,10 @@ class RemoteJudge:
     def commit(self, values: dict) -> None:
         self._ask({"op": "commit", "values": values})
 
+    def value(self, spec: Exercise, answer, cases: str, **options) -> None:
+        """While grading, a value check's verdict is the judge's, from the committed answer."""
+        return None
+
 
 _judge = None
 
@@ -96,5 +82,10 @@ def judge():
     global _judge
     if _judge is None:
         fd = os.environ.get(ENV_FD)
-        _judge = RemoteJudge(int(fd)) if fd and fd.isdigit() else LocalJudge()
+        if fd and fd.isdigit():
+            _judge = RemoteJudge(int(fd))
+        else:  # a student working alone: the judges run here (see the module's docstring)
+            from ..judges.local import LocalJudge
+
+            _judge = LocalJudge()
     return _judge

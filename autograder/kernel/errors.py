@@ -4,7 +4,7 @@ The patterns are the exact texts PyTorch uses; the explanations live in the loca
 """
 from __future__ import annotations
 
-from ..judges.verdict import Verdict
+from ..wire.verdict import Verdict
 from . import locations
 
 # (mistake id, exception type name or None for any, text the message contains, message key)

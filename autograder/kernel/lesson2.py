@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import torch
 
-from ..judges.data import encode
-from ..judges.lesson2.functions import SCALAR, TO_SCALAR, TO_VECTOR, Watched
+from ..wire.codec import encode
+from ..wire.exercises._functions import SCALAR, TO_SCALAR, TO_VECTOR, Watched
 from . import running
 
 

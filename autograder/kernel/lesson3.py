@@ -3,9 +3,9 @@ afterwards, and a student's ``dead_parameters`` on a net after its backward pass
 training loops of exercises (b) and (c) are in ``kernel.loop``.)"""
 from __future__ import annotations
 
-from ..judges.data import encode
-from ..judges.lesson3 import dead_parameters, fit_line
-from ..judges.verdict import Verdict
+from ..wire.codec import encode
+from ..wire.exercises import dead_parameters, fit_line
+from ..wire.verdict import Verdict
 from . import running
 
 

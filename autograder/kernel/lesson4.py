@@ -8,8 +8,8 @@ import contextlib
 
 import torch
 
-from ..judges.data import encode
-from ..judges.lesson4 import evaluate, predict, sgd_step
+from ..wire.codec import encode
+from ..wire.exercises import evaluate, predict, sgd_step
 from . import running
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import warnings
 
-from ..judges.verdict import Verdict
+from ..wire.verdict import Verdict
 from . import errors, locations
 
 

@@ -7,7 +7,7 @@ from nbformat.v4 import new_code_cell, new_notebook
 from nbgrader import utils
 
 from autograder.instructor.preprocessors.apply_verdicts import ApplyVerdicts
-from autograder.judges.verdict import Verdict
+from autograder.wire.verdict import Verdict
 
 
 def _test_cell(grade_id: str, error: bool = False):

@@ -8,7 +8,7 @@ import pytest
 from traitlets.config import Config
 
 from autograder.instructor.preprocessors.judged_execute import JudgedExecute
-from autograder.judges.verdict import Verdict
+from autograder.wire.verdict import Verdict
 from helpers import ROOT, grade_id, read
 
 pytestmark = pytest.mark.slow

@@ -24,7 +24,7 @@ from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
 
 from ... import messages
-from ...judges.verdict import Verdict
+from ...wire.verdict import Verdict
 from .judged_execute import notebook_language
 
 

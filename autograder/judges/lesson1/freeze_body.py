@@ -9,34 +9,13 @@ head parameter that did not move was frozen by mistake.
 from __future__ import annotations
 
 import torch
-from torch import nn
 
+from ...wire.exercises.freeze_body import LR, build, loss_of, make_net
+from ...wire.tensors import close, from_data
+from ...wire.verdict import PASS, Verdict
 from ..seeds import generator
-from ..tensors import close, from_data, load_
-from ..verdict import PASS, Verdict
 
-LR = 0.1
 CASES = {"visible": [dict(seed=0, kind="mlp")], "hidden": [dict(seed=1, kind="batchnorm")]}
-
-
-class Net(nn.Module):
-    def __init__(self, body: nn.Module, head: nn.Module):
-        super().__init__()
-        self.body, self.head = body, head
-
-    def forward(self, x):
-        return self.head(self.body(x))
-
-
-def make_net(kind: str) -> Net:
-    """The net of a scenario kind, with PyTorch's default initialisation (the scenario then
-    overwrites every value), built without touching the caller's random state."""
-    with torch.random.fork_rng(devices=[]):
-        if kind == "mlp":
-            return Net(nn.Sequential(nn.Linear(4, 8), nn.ReLU(), nn.Linear(8, 8), nn.ReLU()),
-                       nn.Linear(8, 2))
-        return Net(nn.Sequential(nn.Linear(4, 8), nn.BatchNorm1d(8), nn.Tanh()),
-                   nn.Sequential(nn.Linear(8, 8), nn.ReLU(), nn.Linear(8, 2)))
 
 
 def scenario(spec: dict, seed: int) -> dict:
@@ -44,16 +23,6 @@ def scenario(spec: dict, seed: int) -> dict:
     net = make_net(spec["kind"])
     params = {name: (torch.randn(p.shape, generator=gen) * 0.5).tolist() for name, p in net.named_parameters()}
     return {"spec": dict(spec), "params": params, "x": torch.randn(16, 4, generator=gen).tolist()}
-
-
-def build(data: dict) -> tuple[Net, torch.Tensor]:
-    net = make_net(data["spec"]["kind"])
-    load_([p for _, p in net.named_parameters()], [torch.tensor(data["params"][n]) for n, _ in net.named_parameters()])
-    return net, torch.tensor(data["x"])
-
-
-def loss_of(net: nn.Module, x: torch.Tensor) -> torch.Tensor:
-    return net(x).pow(2).mean()
 
 
 def expected_after(data: dict) -> dict:

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import torch
 
+from ...wire.verdict import PASS, Verdict
 from .. import select
-from ..verdict import PASS, Verdict
 
 # The code of exercise (a), run here to get the true answers.
 PREDICT_CODE = """

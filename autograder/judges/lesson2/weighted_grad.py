@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import torch
 
-from ..data import decode
+from ...wire.codec import decode
+from ...wire.exercises._functions import TO_VECTOR, values
+from ...wire.verdict import PASS, Verdict
 from ..seeds import generator
-from ..verdict import PASS, Verdict
-from .functions import TO_VECTOR, values
 
 CASES = {
     "visible": [dict(seed=0, function="x²")],

@@ -10,32 +10,14 @@ backward pass itself and compares the sets of names.
 from __future__ import annotations
 
 import torch
-from torch import nn
 
-from ..data import decode
+from ...wire.codec import decode
+from ...wire.exercises.dead_parameters import after_backward, make_net
+from ...wire.verdict import PASS, Verdict
 from ..seeds import generator
-from ..tensors import load_
-from ..verdict import PASS, Verdict
 
 CASES = {"visible": [dict(seed=0, dead=1)],
          "hidden": [dict(seed=1, dead=None), dict(seed=2, dead="any")]}
-
-
-class Net(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.body = nn.Sequential(nn.Linear(4, 16), nn.ReLU(), nn.Linear(16, 16), nn.ReLU(),
-                                  nn.Linear(16, 16), nn.ReLU())
-        self.head = nn.Linear(16, 2)
-        self.aux = nn.Linear(16, 2)  # a head the forward pass never uses
-
-    def forward(self, x):
-        return self.head(self.body(x))
-
-
-def make_net() -> Net:
-    with torch.random.fork_rng(devices=[]):
-        return Net()
 
 
 def scenario(spec: dict, seed: int) -> dict:
@@ -49,14 +31,6 @@ def scenario(spec: dict, seed: int) -> dict:
         params[f"body.{2 * dead}.bias"] = [-50.0] * 16
     return {"spec": dict(spec), "params": params, "x": torch.randn(32, 4, generator=gen).tolist(),
             "y": torch.randn(32, 2, generator=gen).tolist()}
-
-
-def after_backward(data: dict) -> Net:
-    """The net of a scenario after one backward pass of its loss."""
-    net = make_net()
-    load_([p for _, p in net.named_parameters()], [torch.tensor(data["params"][n]) for n, _ in net.named_parameters()])
-    nn.functional.mse_loss(net(torch.tensor(data["x"])), torch.tensor(data["y"])).backward()
-    return net
 
 
 def truth(data: dict) -> set:

@@ -9,9 +9,10 @@ from __future__ import annotations
 
 import torch
 
+from ...wire import codec as values
+from ...wire.exercises.fit_line import tensors
+from ...wire.verdict import PASS, Verdict
 from ..seeds import generator
-from ..verdict import PASS, Verdict
-from .. import data as values
 
 CASES = {
     "visible": [dict(seed=0, lr=0.1, steps=5)],
@@ -26,14 +27,6 @@ def scenario(spec: dict, seed: int) -> dict:
     ys = 2.0 * xs - 0.5 + 0.05 * torch.randn(8, generator=gen)
     return {"spec": dict(spec), "w": start[0] / 2, "b": start[1] / 3, "stale_w": start[2], "stale_b": start[3],
             "xs": xs.tolist(), "ys": ys.tolist()}
-
-
-def tensors(data: dict) -> tuple:
-    """w and b (holding their stale gradients), xs and ys."""
-    w = torch.tensor(data["w"], requires_grad=True)
-    b = torch.tensor(data["b"], requires_grad=True)
-    w.grad, b.grad = torch.tensor(data["stale_w"]), torch.tensor(data["stale_b"])
-    return w, b, torch.tensor(data["xs"]), torch.tensor(data["ys"])
 
 
 def simulate(data: dict, clear: str) -> tuple[float, float]:

@@ -7,8 +7,8 @@ import numbers
 
 import torch
 
+from ...wire.verdict import PASS, Verdict, nested
 from .. import select
-from ..verdict import PASS, Verdict, nested
 
 W_START = 3.0
 PARTS = {
@@ -16,9 +16,9 @@ PARTS = {
     "hidden": [],
 }
 WHY = {
-    "grad_after_one": "predict.why_after_one",
-    "grad_after_two": "predict.why_after_two",
-    "grad_after_clear": "predict.why_after_clear",
+    "grad_after_one": "grad_predictions.why_after_one",
+    "grad_after_two": "grad_predictions.why_after_two",
+    "grad_after_clear": "grad_predictions.why_after_clear",
 }
 
 
@@ -51,19 +51,19 @@ def _as_number(value):
 def verify_value(answers, cases: str = "visible") -> Verdict:
     truth = true_values()
     if not isinstance(answers, dict):
-        return Verdict.fail("not_a_number", "predict.not_dict", got=repr(answers)[:200])
+        return Verdict.fail("not_a_number", "grad_predictions.not_dict", got=repr(answers)[:200])
     for name in select(PARTS, cases):
         got, expected = answers.get(name, Ellipsis), truth[name]
         if got is Ellipsis:
-            return Verdict.fail("unanswered", "predict.unanswered", name=name)
+            return Verdict.fail("unanswered", "grad_predictions.unanswered", name=name)
         if expected is None:
             if got is not None:
-                return Verdict.fail("grad_not_none", "predict.none_expected", name=name)
+                return Verdict.fail("grad_not_none", "grad_predictions.none_expected", name=name)
             continue
         number = _as_number(got)
         if number is None:
-            return Verdict.fail("not_a_number", "predict.not_number", name=name, got=repr(got)[:200])
+            return Verdict.fail("not_a_number", "grad_predictions.not_number", name=name, got=repr(got)[:200])
         if abs(number - expected) > 1e-6:
-            return Verdict.fail("wrong_prediction", "predict.wrong_value", name=name, got=repr(got)[:200],
+            return Verdict.fail("wrong_prediction", "grad_predictions.wrong_value", name=name, got=repr(got)[:200],
                                 why=nested(WHY[name], w=W_START))
     return PASS

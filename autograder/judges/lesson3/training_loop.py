@@ -1,10 +1,10 @@
-"""Lesson 3, exercises (b) and (c): the scenario a training loop runs on, and its check.
+"""Lesson 3, exercises (b) and (c): drawing the scenario a training loop runs on, and its check.
 
-The scenario is data: the model's initial parameters, the batches, the gradients
-already sitting in ``.grad`` when the loop starts (as after an earlier epoch), and the
-optimizer's settings. The kernel rebuilds the model and optimizer from it, runs the
-student's loop and reports the parameters after every ``optimizer.step()`` and the
-losses it returned.
+The scenario is data (what it means: ``wire.exercises._training_loop``): the model's initial
+parameters, the batches, the gradients already sitting in ``.grad`` when the loop starts
+(as after an earlier epoch), and the optimizer's settings. The kernel rebuilds the model and
+optimizer from it, runs the student's loop and reports the parameters after every
+``optimizer.step()`` and the losses it returned.
 
 ``verify`` replays the loop step by step from what the kernel reported: before step
 *k* it puts the model at the parameters the student's step *k−1* left, computes the
@@ -24,38 +24,19 @@ import math
 import torch
 from torch import nn
 
+from ...wire.exercises._training_loop import (
+    group,
+    make_model,
+    make_optimizer,
+    n_steps,
+    tensors_of,
+)
+from ...wire.tensors import as_data, close, from_data, load_, uniform
+from ...wire.verdict import PASS, Verdict
 from ..seeds import generator
-from ..tensors import as_data, close, from_data, load_, uniform
-from ..verdict import PASS, Verdict
 
 SHAPES = [(8, 3), (8,), (1, 8), (1,)]
 TRUE_W = [[1.5], [-2.0], [0.5]]
-
-
-def make_model() -> nn.Sequential:
-    """The grader's model, without initialising it (its values come from the scenario, and
-    the student's global random state stays untouched)."""
-    return nn.Sequential(nn.utils.skip_init(nn.Linear, 3, 8), nn.Tanh(), nn.utils.skip_init(nn.Linear, 8, 1))
-
-
-def make_optimizer(spec: dict, params) -> torch.optim.Optimizer:
-    if spec["optimizer"] == "sgd":
-        return torch.optim.SGD(params, lr=spec["lr"])
-    if spec["optimizer"] == "momentum":
-        return torch.optim.SGD(params, lr=spec["lr"], momentum=0.9)
-    if spec["optimizer"] == "adam":
-        return torch.optim.Adam(params, lr=spec["lr"])
-    raise ValueError(spec["optimizer"])
-
-
-def n_steps(spec: dict) -> int:
-    return spec["n_batches"] // spec.get("accum_steps", 1)
-
-
-def group(spec: dict, step: int) -> list:
-    """The batches step ``step`` (0-based) must use."""
-    accum = spec.get("accum_steps", 1)
-    return list(range(step * accum, (step + 1) * accum))
 
 
 def _draw(spec: dict, seed: int) -> dict:
@@ -90,14 +71,6 @@ def scenario(spec: dict, seed: int) -> dict:
         if spec["optimizer"] != "adam" or _first_gradient_is_clear(data):
             return data
     return data
-
-
-def tensors_of(data: dict) -> tuple:
-    """(parameters, batches, stale gradients) of a scenario as tensors."""
-    params = [torch.tensor(p) for p in data["params"]]
-    batches = [(torch.tensor(x), torch.tensor(y)) for x, y in data["batches"]]
-    stale = [torch.tensor(g) for g in data["stale"]] if data.get("stale") else None
-    return params, batches, stale
 
 
 # -- the check ----------------------------------------------------------------------------
@@ -157,7 +130,7 @@ def _losses_verdict(result, expected: list, diagnosis: Verdict) -> Verdict:
 
 def verify(data: dict, observation: dict, check_losses: bool) -> Verdict:
     """The verdict on a loop that ran on ``data``, from what the kernel ``observation`` says."""
-    from ..data import decode
+    from ...wire.codec import decode
 
     diagnosis = Verdict.from_data(observation.get("diagnosis", {"ok": True}))
     steps = _steps_of(data, observation)

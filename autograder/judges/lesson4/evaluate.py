@@ -8,19 +8,15 @@ mode and grad mode left behind are observed in the kernel.
 from __future__ import annotations
 
 import torch
-from torch import nn
 
-from ..data import decode
+from ...wire.codec import decode
+from ...wire.exercises._models import state_as_data
+from ...wire.exercises.evaluate import build, make_classifier
+from ...wire.verdict import PASS, Verdict
 from ..seeds import generator
-from ..verdict import PASS, Verdict
-from .models import fresh, load_state, state_as_data
 
 CASES = {"visible": [dict(seed=4, start="train", sizes=[16, 16, 16])],
          "hidden": [dict(seed=5, start="eval", sizes=[16, 16]), dict(seed=6, start="train", sizes=[30, 5, 12])]}
-
-
-def make_classifier() -> nn.Module:
-    return fresh(lambda: nn.Sequential(nn.Linear(5, 32), nn.ReLU(), nn.Dropout(0.5), nn.Linear(32, 3)))
 
 
 def scenario(spec: dict, seed: int) -> dict:
@@ -32,11 +28,6 @@ def scenario(spec: dict, seed: int) -> dict:
     batches = [[torch.randn(n, 5, generator=gen).tolist(), torch.randint(0, 3, (n,), generator=gen).tolist()]
                for n in spec["sizes"]]
     return {"spec": dict(spec), "state": state_as_data(model), "batches": batches}
-
-
-def build(data: dict) -> tuple[nn.Module, list]:
-    model = load_state(make_classifier(), data["state"]).train(data["spec"]["start"] == "train")
-    return model, [(torch.tensor(x), torch.tensor(y)) for x, y in data["batches"]]
 
 
 def reference_accuracy(data: dict) -> float:

@@ -10,20 +10,14 @@ recorded and thrown away leaves nothing in the returned values to prove it.
 from __future__ import annotations
 
 import torch
-from torch import nn
 
-from ..data import decode
+from ...wire.codec import decode
+from ...wire.exercises._models import state_as_data
+from ...wire.exercises.predict import build, make_model
+from ...wire.verdict import PASS, Verdict
 from ..seeds import generator
-from ..verdict import PASS, Verdict
-from .models import fresh, load_state, state_as_data
 
 CASES = {"visible": [dict(seed=0, kind="mlp")], "hidden": [dict(seed=1, kind="batchnorm-eval")]}
-
-
-def make_model(kind: str) -> nn.Module:
-    if kind == "mlp":
-        return fresh(lambda: nn.Sequential(nn.Linear(6, 16), nn.ReLU(), nn.Linear(16, 3)))
-    return fresh(lambda: nn.Sequential(nn.Linear(6, 16), nn.BatchNorm1d(16), nn.Tanh(), nn.Linear(16, 3)))
 
 
 def scenario(spec: dict, seed: int) -> dict:
@@ -36,13 +30,6 @@ def scenario(spec: dict, seed: int) -> dict:
         with torch.random.fork_rng(devices=[]):
             model(torch.randn(64, 6, generator=gen))  # give batch norm running statistics
     return {"spec": dict(spec), "state": state_as_data(model), "x": torch.randn(8, 6, generator=gen).tolist()}
-
-
-def build(data: dict) -> tuple[nn.Module, torch.Tensor]:
-    model = load_state(make_model(data["spec"]["kind"]), data["state"])
-    if data["spec"]["kind"] != "mlp":
-        model.eval()
-    return model, torch.tensor(data["x"])
 
 
 def verify(data: dict, observation: dict) -> Verdict:

@@ -2,8 +2,8 @@
 report what it did (the judge's data) and name its mistake (the message)."""
 from __future__ import annotations
 
-from ...judges.data import encode
-from ...judges.tensors import as_data
+from ...wire.codec import encode
+from ...wire.tensors import as_data
 from . import diagnose
 from .case import LoopCase
 

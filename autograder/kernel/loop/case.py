@@ -10,8 +10,8 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ...judges.lesson3 import training_loop
-from ...judges.tensors import load_
+from ...wire.exercises import _training_loop as training_loop
+from ...wire.tensors import load_
 
 
 @dataclass

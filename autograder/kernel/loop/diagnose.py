@@ -18,7 +18,7 @@ from collections import Counter
 import torch
 
 from ... import messages
-from ...judges.verdict import PASS, Verdict, nested
+from ...wire.verdict import PASS, Verdict, nested
 from .. import errors, locations
 from .case import LoopCase
 from .trace import STALE, UNKNOWN, LoopTracer, Trace, close, is_zero

@@ -1,4 +1,5 @@
-"""The functions lesson 2's exercises differentiate, by name, with their exact derivatives."""
+"""The functions lesson 2's exercises differentiate, by name, with their exact derivatives, and
+``Watched``, which records how the student's code called one."""
 from __future__ import annotations
 
 import math

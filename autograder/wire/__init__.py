@@ -1,0 +1,17 @@
+"""The wire: everything that crosses the trust boundary between a student's kernel and the
+judge, imported by both sides and by nothing else's internals.
+
+* ``exercises``: every exercise declared once (``spec.Exercise``: its name, lesson, check,
+  answer and test cells, judge, kernel-side observer, messages' section), with what its
+  scenarios mean (the objects a scenario's data describes, built the same way on both
+  sides); ``exercises.CHECKS`` is the registry both sides read;
+* ``codec``: student values as JSON data and back (never pickle);
+* ``tensors``: tensors as data, and tolerant comparison;
+* ``verdict``: a verdict as data (a mistake's id, a message key and its fields);
+* ``framing``: one JSON line per message, with a size limit and attached descriptors, for
+  every socket of the system (kernel and judge, grader and judge, grader and fork server,
+  coordinator and workers).
+
+``autograder.kernel`` (runs in the student's kernel) and ``autograder.judges`` (runs in the
+judge) import this package, never each other (tests/test_architecture.py).
+"""

@@ -1,0 +1,84 @@
+"""One framing for every socket of the system: a message is one line of JSON.
+
+Kernel and judge (a conversation: requests carry an ``id`` their replies echo), the grader
+and the judge, the grader and the fork server (one request per connection, with a file
+descriptor attached where one travels), the coordinator and its workers: all send
+``dumps(message)`` and read with a ``Lines`` reader that never takes more than ``limit``
+bytes for a line (a longer one is skipped to its end and reported as ``TooLong``), so
+whoever writes to a socket can cost its reader one bounded line at a time, never its
+memory. JSON only, never pickle: a message is data, whatever sent it.
+"""
+from __future__ import annotations
+
+import json
+import socket
+
+MAX_LINE = 2 ** 20
+
+
+class TooLong(ValueError):
+    """A line longer than the reader's limit (it was read to its end and dropped)."""
+
+
+def dumps(message) -> bytes:
+    return (json.dumps(message) + "\n").encode()
+
+
+def loads(line: bytes):
+    """A message from one line (``ValueError`` if it is not JSON)."""
+    return json.loads(line)
+
+
+def send(sock: socket.socket, message, fds: tuple = ()) -> None:
+    """Write one message, with ``fds`` attached (SCM_RIGHTS) if any."""
+    data = dumps(message)
+    if fds:
+        sent = socket.send_fds(sock, [data], list(fds))
+        data = data[sent:]
+    if data:
+        sock.sendall(data)
+
+
+class Lines:
+    """The messages arriving on a stream socket, a line at a time."""
+
+    def __init__(self, sock: socket.socket, limit: int = MAX_LINE):
+        self.limit = limit
+        self._file = sock.makefile("rb")
+        self.received = 0  # bytes read so far (a budget's measure)
+
+    def line(self) -> bytes:
+        """The next line (b"" at the end of the stream); ``TooLong`` for one past the limit."""
+        line = self._file.readline(self.limit)
+        self.received += len(line)
+        if line and not line.endswith(b"\n"):
+            while (more := self._file.readline(self.limit)) and not more.endswith(b"\n"):
+                self.received += len(more)
+            self.received += len(more)
+            raise TooLong(f"a line longer than {self.limit} bytes")
+        return line
+
+    def message(self):
+        """The next message; ``None`` at the end of the stream; ``ValueError`` (``TooLong``
+        included) for a line that is not one."""
+        line = self.line()
+        return loads(line) if line else None
+
+
+def receive(sock: socket.socket, limit: int = MAX_LINE, max_fds: int = 0):
+    """(message, fds) of a connection that carries one message: the first line, with up to
+    ``max_fds`` descriptors that came with its first bytes."""
+    fds: list = []
+    if max_fds:
+        data, fds, _, _ = socket.recv_fds(sock, min(limit, 2 ** 16), max_fds)
+    else:
+        data = sock.recv(min(limit, 2 ** 16))
+    while data and not data.endswith(b"\n") and len(data) < limit:
+        more = sock.recv(min(limit - len(data), 2 ** 16))
+        if not more:
+            break
+        data += more
+    line = data.split(b"\n", 1)[0]
+    if len(line) >= limit:
+        raise TooLong(f"a message longer than {limit} bytes")
+    return (loads(line) if line else None), fds

@@ -1,0 +1,56 @@
+"""The declaration of an exercise: everything the rest of the system derives from it.
+
+One ``Exercise`` per exercise, in ``wire/exercises/<name>.py`` beside what its scenarios
+mean. From it come the registry of checks (``exercises.CHECKS``, which the judge reads a test
+cell against), the ``check_<name>`` function the notebooks call (``kernel.checks``), the
+``exercises.<name>`` object with ``check()`` and ``hint()`` (``lessons.exercises``), its
+judge (``judges/<judge>.py``) and, for a function, the observer that runs the student's
+function in the kernel (``kernel/<observer>``). Points live where nbgrader keeps them, in
+the notebook's test cell.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True)
+class Exercise:
+    name: str  # the one name: check_<name>, exercises.<name>, hints.<name>, wire/exercises/<name>.py
+    lesson: int
+    letter: str  # its place in the lesson: exercise 3(d) is lesson 3, letter "d"
+    kind: str  # "function": the student writes a function the kernel runs on scenarios; "value": an answer
+    answer: tuple  # the notebook variables the answer is read from (several: read as a dict)
+    cells: tuple  # (answer cell, test cell): their nbgrader grade ids
+    messages: str  # its section of the grader's locale files
+    summary: str  # what it checks, in one line (the check function's docstring)
+    params: tuple = ()  # the check function's parameters (default: its subject, then ``cases``)
+    subject: str = ""  # the parameter that holds the answer (default: the function's name, or ``answers``)
+    secret: tuple = ()  # parameters only the judge may see (never sent to a kernel)
+    judge: str = ""  # its judge module under autograder.judges (default ``lesson<N>.<name>``)
+    observer: str = ""  # "module.function" under autograder.kernel (default ``lesson<N>.observe_<name>``)
+    hints: bool = True  # has tiered hints (``hints.<name>`` in the lessons' locale files)
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self):
+        subject = self.subject or (self.answer[0] if self.kind == "function" else "answers")
+        defaults = {"subject": subject, "params": self.params or (subject, "cases"),
+                    "judge": self.judge or f"lesson{self.lesson}.{self.name}",
+                    "observer": self.observer or (f"lesson{self.lesson}.observe_{self.name}"
+                                                  if self.kind == "function" else "")}
+        for name, value in defaults.items():
+            object.__setattr__(self, name, value)
+
+    @property
+    def check(self) -> str:
+        """The function test cells call."""
+        return f"check_{self.name}"
+
+
+def select(table: dict, cases: str) -> list:
+    """The entries of a ``{"visible": [...], "hidden": [...]}`` table for ``visible``,
+    ``hidden`` or ``all``."""
+    if cases == "all":
+        return table["visible"] + table["hidden"]
+    if cases not in table:
+        raise ValueError(f"cases must be 'visible', 'hidden' or 'all', not {cases!r}")
+    return table[cases]
