@@ -29,7 +29,7 @@ c.JudgedExecute.timeout = 120
 
 # Feedback never shows the source of hidden tests: neither the cell's source nor the
 # lines an error traceback quotes from it.
-P = "autograder.instructor.preprocessors"
+P = "autograder.instructor.passes"
 # Nothing a student wrote is live in the feedback page (SafeForPages, as on the autograded notebook).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
@@ -39,9 +39,9 @@ c.GenerateFeedback.preprocessors = [
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
 # HTMLExporter that compiles the feedback templates once per process (same HTML).
-c.GenerateFeedback.exporter_class = "autograder.instructor.feedback_exporter.FeedbackExporter"
+c.GenerateFeedback.exporter_class = "autograder.instructor.passes.feedback_exporter.FeedbackExporter"
 # Feedback folders hold the feedback pages only (nbgrader would copy every other file).
-c.GenerateFeedback.post_convert_hook = "autograder.instructor.hooks.feedback_only"
+c.GenerateFeedback.post_convert_hook = "autograder.instructor.passes.hooks.feedback_only"
 
 # Everything in a submission is the student's to write: metadata keeps only what the grader
 # reads, checked (ClearStudentMetadata). A student who deletes a test cell does not delete its
@@ -73,11 +73,11 @@ c.Autograde.autograde_preprocessors = [
     f"{P}.fast_check_cell_metadata.FastCheckCellMetadata",
 ]
 # Links and special files in a submitted folder are set aside, never followed.
-c.Autograde.pre_convert_hook = "autograder.instructor.hooks.quarantine_unsafe_files"
+c.Autograde.pre_convert_hook = "autograder.instructor.passes.hooks.quarantine_unsafe_files"
 # On a machine that cannot sandbox kernels, an instructor may turn the sandbox off here
 # (students' code can then read and change what this user can):
 # c.JudgedExecute.sandbox = False
 
 # `nbgrader export` writes grades.csv (nbgrader's columns) and grades_by_cell.csv: every
 # cell's automatic, manual and final score and the comment given in formgrader.
-c.ExportApp.plugin_class = "autograder.instructor.export.CellCsvExportPlugin"
+c.ExportApp.plugin_class = "autograder.instructor.passes.export.CellCsvExportPlugin"

@@ -95,8 +95,9 @@ def judge_cpu(stdout: str) -> float:
 def kernel_starts(count: int = 12) -> dict:
     """Median seconds from asking for a kernel to its first output, with and without the
     sandbox, alternated between two fork servers started side by side."""
-    from autograder.instructor.services import Services
     from kernels import run
+
+    from autograder.instructor.kernels.services import Services
 
     servers = {True: Services.start(ROOT, sandbox=True), False: Services.start(ROOT, sandbox=False)}
     seconds = {True: [], False: []}

@@ -38,7 +38,7 @@ MISTAKES = [("never_cleared", "loop.not_implemented", {"name": "train"}),
 def make_class(root: Path, students: int) -> None:
     from nbgrader.api import Gradebook
 
-    from autograder.instructor import worker
+    from autograder.instructor.grading import worker
 
     worker.quiet_add_submission()
     root.mkdir()
@@ -86,7 +86,8 @@ def main() -> None:
         started = time.perf_counter()
         make_class(root, args.students)
         print(f"made a class of {args.students} students in {time.perf_counter() - started:.1f} s")
-        from autograder.instructor import grade, report
+        from autograder.instructor.grading import run as grade
+        from autograder.instructor.reports import pages as report
 
         config = grade.course_config(root)
         seconds = []

@@ -96,6 +96,7 @@ def memory_case(widgets, plots, changes):
 
 def graph_case(widgets, plots, changes):
     import torch
+
     from lessons import graph_view
     from lessons.text import text
     w = widgets.GraphExplorer("a * b + c")

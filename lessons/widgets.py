@@ -10,9 +10,8 @@ import os
 from functools import cached_property
 
 import ipywidgets as widgets
-from IPython.display import display
-
 import torch
+from IPython.display import display
 
 from . import graph_view, plots
 from .text import text

@@ -10,7 +10,7 @@ import copy
 
 from helpers import ROOT, grade_id
 
-from autograder.instructor.test_cells import of_notebook
+from autograder.instructor.judging.cells import of_notebook
 
 
 def _quick_check_keys() -> list:

@@ -9,8 +9,8 @@ from jupyter_client.manager import AsyncKernelManager
 from nbclient import NotebookClient
 from nbformat.v4 import new_code_cell, new_notebook
 
-from autograder.instructor import forkserver
-from autograder.instructor.judge_client import JudgeSession
+from autograder.instructor.judging.client import JudgeSession
+from autograder.instructor.kernels import forkserver
 
 
 class GradingKernelClient(NotebookClient):
@@ -24,7 +24,7 @@ class GradingKernelClient(NotebookClient):
     def create_kernel_manager(self):
         km = super().create_kernel_manager()
         km.transport, km.ip = "ipc", str(self.folder / "ipc" / "k")
-        km.client_class = "autograder.instructor.forkserver.ReadyClient"
+        km.client_class = "autograder.instructor.kernels.forkserver.ReadyClient"
         km.autograder_launch = {
             "server": self.services.fork_socket, "env": self.extra_env, "judge_socket": self.session.kernel_socket,
             "spec": {"scratch": str(self.folder / "scratch"), "stage": str(self.stage),

@@ -1,9 +1,22 @@
 """The tree shows the trust boundary, and the imports keep to it.
 
-``autograder.kernel`` and ``lessons`` run inside the student's kernel; ``autograder.judges``
-is pure judging; ``autograder.instructor`` is the instructor's side. Nothing that runs in
-the kernel, and nothing that judges, may import the instructor's side; judges import
-nothing from the kernel side; and no module imports itself through a cycle.
+``autograder.kernel`` (and ``lessons``) run inside the student's kernel; ``autograder.judges``
+runs in the judge; ``autograder.wire`` is what crosses between them (data, verdicts,
+framing, the exercises' declarations) and both import it; ``autograder.instructor`` is the
+instructor's side. Every import between those parts goes the allowed way:
+
+==========================  ===================================================================
+part                        may import (besides itself and ``autograder.messages``)
+==========================  ===================================================================
+``autograder.wire``         nothing else
+``autograder.judges``       the wire
+``autograder.kernel``       the wire; a judge only inside ``kernel.connection.judge`` (a student
+                            working alone: the judges run in their kernel), never at import time
+``lessons``                 the kernel, the wire
+``autograder.instructor``   anything
+==========================  ===================================================================
+
+and no module imports itself through a cycle.
 """
 from __future__ import annotations
 
@@ -12,6 +25,17 @@ import ast
 from helpers import ROOT
 
 PACKAGES = ("autograder", "lessons")
+PARTS = ("autograder.wire", "autograder.judges", "autograder.kernel", "autograder.instructor", "lessons")
+ALLOWED = {
+    "autograder.wire": set(),
+    "autograder.judges": {"autograder.wire"},
+    "autograder.kernel": {"autograder.wire"},
+    "lessons": {"autograder.kernel", "autograder.wire"},
+    "autograder.instructor": set(PARTS),
+}
+SHARED = {"autograder", "autograder.messages"}
+# (importing module, function it is in, imported part): the imports the rules above name
+EXCEPTIONS = {("autograder.kernel.connection", "judge", "autograder.judges")}
 
 
 def _module_name(path) -> str:
@@ -19,57 +43,77 @@ def _module_name(path) -> str:
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def _imports(tree: ast.AST, function: str = ""):
+    """(node, the function it is in, or "" at module level) for every import of a module."""
+    for node in ast.iter_child_nodes(tree):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            yield node, function
+        inner = node.name if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)) else function
+        yield from _imports(node, inner)
+
+
 def import_graph() -> dict:
-    """module → the project modules it imports (relative imports resolved)."""
+    """module → {(a project module it imports, the function the import is in or "")}."""
     paths = {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
     graph = {}
     for name, path in paths.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
         found = set()
-        for node in ast.walk(ast.parse(path.read_text())):
+        for node, function in _imports(ast.parse(path.read_text())):
             if isinstance(node, ast.Import):
                 targets = [alias.name for alias in node.names]
-            elif isinstance(node, ast.ImportFrom):
+            else:
                 base = node.module or ""
                 if node.level:
                     parent = package.split(".")[: len(package.split(".")) - node.level + 1]
                     base = ".".join(parent + ([base] if base else []))
                 targets = [f"{base}.{alias.name}" for alias in node.names] + [base]
-            else:
-                continue
             for target in targets:
                 while target and target not in paths:
                     target = target.rpartition(".")[0]
                 if target and target != name:
-                    found.add(target)
+                    found.add((target, function))
         graph[name] = found
     return graph
 
 
-def _inside(module: str, package: str) -> bool:
-    return module == package or module.startswith(package + ".")
+def _part(module: str) -> str | None:
+    return next((p for p in PARTS if module == p or module.startswith(p + ".")), None)
 
 
-def test_the_three_parts_exist_and_say_what_they_are():
-    for part in ("autograder.kernel", "autograder.judges", "autograder.instructor"):
+def test_the_parts_exist_and_say_what_they_are():
+    for part in PARTS[:4]:
         path = ROOT / part.replace(".", "/") / "__init__.py"
         doc = ast.get_docstring(ast.parse(path.read_text()))
         assert doc and len(doc) > 200, part
 
 
-def test_nothing_in_the_kernel_or_the_judges_imports_the_instructor_side():
+def test_every_import_between_the_parts_goes_the_allowed_way():
+    wrong = []
+    for module, imports in import_graph().items():
+        part = _part(module)
+        if part is None:
+            continue
+        for target, function in imports:
+            other = _part(target)
+            if other in (None, part) or target in SHARED or other in ALLOWED[part]:
+                continue
+            if (module, function, other) not in EXCEPTIONS:
+                wrong.append(f"{module}{'.' + function if function else ''} imports {target}")
+    assert wrong == []
+
+
+def test_the_rules_can_fail():
+    """The kernel's one judge import is found, and a module-level one would be refused."""
     graph = import_graph()
-    for module, imports in graph.items():
-        if any(_inside(module, p) for p in ("autograder.kernel", "autograder.judges", "lessons")):
-            bad = [m for m in imports if _inside(m, "autograder.instructor")]
-            assert not bad, f"{module} imports {bad}"
-        if _inside(module, "autograder.judges"):
-            bad = [m for m in imports if _inside(m, "autograder.kernel") or _inside(m, "lessons")]
-            assert not bad, f"{module} imports {bad}"
+    assert ("autograder.judges.local", "judge") in graph["autograder.kernel.connection"]
+    assert ("autograder.kernel.connection", "autograder.judge", "autograder.judges") not in EXCEPTIONS
+    assert not any(function == "" and _part(target) == "autograder.judges"
+                   for target, function in graph["autograder.kernel.connection"])
 
 
 def test_no_import_cycles():
-    graph = import_graph()
+    graph = {module: {target for target, _ in imports} for module, imports in import_graph().items()}
     index, low, stack, on_stack, cycles = {}, {}, [], set(), []
 
     def visit(node):

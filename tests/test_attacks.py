@@ -39,10 +39,9 @@ import threading
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import catalogue
 import nbformat
 import pytest
-
-import catalogue
 from attacks import ATTACKS, BY_NAME, RUNS, Attack, cell_sources, short_tag
 from helpers import BIN, ROOT, fill, isolated_env, nbgrader, read, solutions
 from pages import live

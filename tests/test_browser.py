@@ -18,7 +18,6 @@ from pathlib import Path
 
 import nbformat
 import pytest
-
 from browser_helpers import browser, jupyter_lab, validate  # noqa: F401  (browser: a fixture)
 from helpers import ROOT, fill, isolated_env, read, solutions
 

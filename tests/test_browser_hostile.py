@@ -15,16 +15,16 @@ from __future__ import annotations
 import shutil
 import textwrap
 
+import attacks
 import nbformat
 import pytest
-
-import attacks
 from browser_helpers import browser  # noqa: F401  (a fixture)
 from helpers import ROOT, exchange_home, fill, nbgrader, read, solutions
-from lessons import lab
 from pages import HOST
 from test_browser_instructor import ARTIFACTS, COURSE, NAME, start_view
 from test_class_grading import autograder
+
+from lessons import lab
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 

@@ -9,7 +9,7 @@ former ``make lab``), so they can fail.
 
 Instructor: formgrader opens on the course, shows the submissions with the scores
 ``autograder grade`` wrote; the instructor opens one, writes a comment and gives a manual
-score, and ``nbgrader export`` (autograder.instructor.export) carries both.
+score, and ``nbgrader export`` (autograder.instructor.passes.export) carries both.
 """
 from __future__ import annotations
 
@@ -21,15 +21,15 @@ import urllib.error
 import urllib.request
 from pathlib import Path
 
+import catalogue
 import nbformat
 import pytest
-from nbgrader.api import Gradebook
-
-import catalogue
 from browser_helpers import browser, jupyter_lab, validate  # noqa: F401  (browser: a fixture)
 from helpers import ROOT, exchange_home, fill, isolated_env, nbgrader, read, solutions
-from lessons import lab
+from nbgrader.api import Gradebook
 from test_class_grading import autograder
+
+from lessons import lab
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 

@@ -9,9 +9,8 @@ import textwrap
 from pathlib import Path
 from urllib.parse import unquote, urlparse
 
-import pytest
-
 import catalogue
+import pytest
 from browser_helpers import browser  # noqa: F401  (a fixture)
 from helpers import ROOT, fill, isolated_env, read, solutions
 from test_class_grading import NAME, autograder, make_course

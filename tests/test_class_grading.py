@@ -11,13 +11,12 @@ import textwrap
 import time
 from pathlib import Path
 
+import catalogue
 import nbformat
 import pytest
-from nbgrader.api import Gradebook
-
-import catalogue
 from helpers import BIN, ROOT, fill, isolated_env, nbgrader, read, solutions
 from hostile import ALL, HOSTILE
+from nbgrader.api import Gradebook
 
 pytestmark = pytest.mark.slow
 NAME = "03_zeroing_grad"

@@ -15,13 +15,12 @@ from pathlib import Path
 import psutil
 import pytest
 import sqlalchemy as sa
-from nbgrader.api import Gradebook
-
-from autograder.instructor import failures
-
 from helpers import BIN, isolated_env
 from hostile import HOSTILE
+from nbgrader.api import Gradebook
 from test_class_grading import NAME, TESTS, autograder, make_course, notebooks, scores
+
+from autograder.instructor.grading import failures
 
 SERVER = os.environ.get("AUTOGRADER_TEST_POSTGRES", "")
 WORKER_ENV = ("HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR",

@@ -26,13 +26,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
 
+import catalogue
 import nbformat
 import pytest
+from helpers import ROOT, exchange_home, fill, nbgrader, read, solutions
 from nbgrader.api import Gradebook
 from nbgrader.utils import parse_utc
-
-import catalogue
-from helpers import ROOT, exchange_home, fill, nbgrader, read, solutions
 from test_class_grading import autograder
 
 pytestmark = [pytest.mark.slow, pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")]

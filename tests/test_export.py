@@ -1,4 +1,4 @@
-"""The per-cell export (autograder.instructor.export) on a gradebook built with nbgrader's
+"""The per-cell export (autograder.instructor.passes.export) on a gradebook built with nbgrader's
 own API: every cell's scores and the comment the student sees, CSV that survives commas,
 quotes and new lines, nbgrader's filters, and nbgrader's own grades.csv still written."""
 from __future__ import annotations
@@ -10,14 +10,14 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers import BIN
 from nbgrader.api import Gradebook
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.plugins import CsvExportPlugin
 from traitlets import Instance
 from traitlets.config import LoggingConfigurable
 
-from autograder.instructor.export import CellCsvExportPlugin, cells_file
-from helpers import BIN
+from autograder.instructor.passes.export import CellCsvExportPlugin, cells_file
 
 # source order of the cells in the notebook (not alphabetical)
 SOURCE = ["q1_answer", "q1_tests", "essay", "plot_task", "q2_answer", "q2_tests"]

@@ -5,11 +5,11 @@ import re
 
 import jinja2
 import nbformat
+from helpers import ROOT
 from nbconvert.exporters import HTMLExporter
 from traitlets.config import Config
 
-from autograder.instructor.feedback_exporter import FeedbackExporter
-from helpers import ROOT
+from autograder.instructor.passes.feedback_exporter import FeedbackExporter
 
 LESSON = sorted((ROOT / "source").glob("*/*.ipynb"))[0]
 

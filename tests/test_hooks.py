@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import os
 
-from autograder.instructor import hooks
+from autograder.instructor.passes import hooks
 
 
 def _course(tmp_path):

@@ -8,13 +8,13 @@ import socket
 import threading
 
 import pytest
-
-from autograder.instructor import judge_server
-from autograder.kernel.checks import observer
-from autograder.wire.exercises import BY_NAME, CHECKS
-from autograder.judges.lesson3 import train_loop
 from catalogue import TRAIN_LOOP
 from helpers import ROOT
+
+from autograder.instructor.judging import server as judge_server
+from autograder.judges.lesson3 import train_loop
+from autograder.kernel.checks import observer
+from autograder.wire.exercises import BY_NAME, CHECKS
 
 NAME = "03_zeroing_grad"
 RIGHT = next(e for e in TRAIN_LOOP if e.name == "canonical").load()
@@ -152,7 +152,7 @@ def test_the_kernel_socket_speaks_json_lines_and_refuses_garbage(tmp_path):
             threading.Thread(target=judge_server._handle, args=(judge, conn), daemon=True).start()
 
     threading.Thread(target=serve, daemon=True).start()
-    from autograder.instructor.judge_client import JudgeSession
+    from autograder.instructor.judging.client import JudgeSession
     session = JudgeSession(path, NAME, NAME)
     assert "train_loop_tests" in session.cells
     kernel = socket.socket(fileno=session.kernel_socket())
@@ -238,9 +238,9 @@ def test_honest_messages_are_far_below_the_line_limit():
     beside ``MAX_LINE``: the limit never touches an honest student."""
     import catalogue
     import catalogue_lessons
-    from autograder.judges.local import LocalJudge
-
     from judging import EXERCISE_OF
+
+    from autograder.judges.local import LocalJudge
 
     entries = catalogue.TRAIN_LOOP + catalogue.TRAIN_ACCUMULATE + [
         e for name in dir(catalogue_lessons) if name.isupper() for e in getattr(catalogue_lessons, name)]

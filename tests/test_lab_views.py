@@ -12,8 +12,8 @@ from pathlib import Path
 
 import nbgrader
 import pytest
-
 from helpers import ROOT
+
 from lessons import lab
 
 NBGRADER = Path(nbgrader.__file__).parent

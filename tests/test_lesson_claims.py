@@ -7,10 +7,10 @@ from __future__ import annotations
 
 import pytest
 import torch
+from helpers import source_notebooks
 from torch import nn
 
 from autograder import messages
-from helpers import source_notebooks
 from lessons import demos, plots
 from lessons.text import raw
 

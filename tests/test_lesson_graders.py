@@ -6,11 +6,11 @@ import warnings
 
 import pytest
 import torch
-
-from autograder.wire.codec import roundtrip
-from autograder.judges.lesson1 import graph_predictions
 from catalogue_lessons import LESSON1, LESSON2, LESSON3, LESSON4
 from judging import judge_function
+
+from autograder.judges.lesson1 import graph_predictions
+from autograder.wire.codec import roundtrip
 
 ENTRIES = LESSON1 + LESSON2 + LESSON3 + LESSON4
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 import re
 
 import pytest
-
 from helpers import source_notebooks
+
 from lessons import exercises
 from lessons.text import raw
 

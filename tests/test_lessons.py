@@ -7,10 +7,10 @@ matplotlib.use("Agg")
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
-
-from autograder.wire.codec import roundtrip  # noqa: E402
-from autograder.judges.lesson3.grad_predictions import true_values, verify_value  # noqa: E402
 from judging import judge_function  # noqa: E402
+
+from autograder.judges.lesson3.grad_predictions import true_values, verify_value  # noqa: E402
+from autograder.wire.codec import roundtrip  # noqa: E402
 from lessons import demos, exercises, quiz, widgets  # noqa: E402
 
 

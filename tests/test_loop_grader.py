@@ -7,15 +7,14 @@ import warnings
 import pytest
 import torch
 import torch.optim.optimizer as optimizer_module
+from catalogue import TRAIN_ACCUMULATE as ACCUM_ENTRIES
+from catalogue import TRAIN_LOOP as LOOP_ENTRIES
+from judging import judge_function
 
 from autograder.judges.lesson3 import train_loop, training_loop
 from autograder.kernel.loop import diagnose, observe
 from autograder.kernel.loop.case import LoopCase
 from autograder.kernel.loop.trace import LoopTracer
-
-from catalogue import TRAIN_ACCUMULATE as ACCUM_ENTRIES
-from catalogue import TRAIN_LOOP as LOOP_ENTRIES
-from judging import judge_function
 
 ENTRIES = LOOP_ENTRIES + ACCUM_ENTRIES
 

@@ -5,9 +5,9 @@ import re
 import string
 
 import pytest
+from helpers import ROOT
 
 from autograder import messages as grader_messages
-from helpers import ROOT
 from lessons import text as lesson_text
 
 KEY_CALL = re.compile(r"""(?:text|raw|fail|nested|render|has|describe)\((?:[^()]*?,\s*)?["']([a-z_0-9]+\.[a-z_0-9.]+)["']""")

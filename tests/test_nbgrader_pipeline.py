@@ -10,13 +10,12 @@ import csv
 import shutil
 import textwrap
 
-import nbformat
-import pytest
-from nbgrader.api import Gradebook
-
 import catalogue
 import catalogue_lessons
+import nbformat
+import pytest
 from helpers import ROOT, fill, grade_id, isolated_env, nbgrader, read, solutions
+from nbgrader.api import Gradebook
 
 pytestmark = pytest.mark.slow
 

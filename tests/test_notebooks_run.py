@@ -6,9 +6,8 @@ import subprocess
 
 import nbformat
 import pytest
-from nbclient import NotebookClient
-
 from helpers import ROOT, isolated_env
+from nbclient import NotebookClient
 
 pytestmark = pytest.mark.slow
 NOTEBOOKS = sorted((ROOT / "source").glob("*/*.ipynb"))

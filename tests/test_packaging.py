@@ -2,10 +2,9 @@
 from __future__ import annotations
 
 import re
+
 import tomllib
-
 import yaml
-
 from helpers import ROOT
 
 # pip distribution → conda-forge package (when the names differ)

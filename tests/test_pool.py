@@ -9,7 +9,7 @@ import signal
 import time
 from pathlib import Path
 
-from autograder.instructor import pool
+from autograder.instructor.grading import pool
 
 
 def _nothing() -> None:

@@ -9,10 +9,9 @@ import uuid
 
 import pytest
 import sqlalchemy as sa
-from nbgrader.api import Gradebook
-
 from helpers import isolated_env, nbgrader
 from hostile import HOSTILE
+from nbgrader.api import Gradebook
 from test_class_grading import NAME, TESTS, autograder, make_course, notebooks
 
 pytestmark = pytest.mark.slow

@@ -6,13 +6,13 @@ from __future__ import annotations
 import hashlib
 import shutil
 import subprocess
-from pathlib import Path
 
 import pytest
+from helpers import BIN, ROOT, isolated_env
 from nbgrader.api import Gradebook
 
-from autograder.instructor import cli, preflight
-from helpers import BIN, ROOT, isolated_env
+from autograder.instructor import cli
+from autograder.instructor.grading import preflight
 
 NAME = "03_zeroing_grad"
 STUDENTS = ("alice", "bob", "carol")
@@ -57,7 +57,7 @@ def fingerprint(root) -> str:
 
 def run(capsys, monkeypatch, root, argv):
     """``autograder ARGV`` in ``root``: (exit code, stderr), with nothing started."""
-    from autograder.instructor import services
+    from autograder.instructor.kernels import services
 
     monkeypatch.setenv("NBGRADER_DB_URL", f"sqlite:///{root / 'gradebook.db'}")
     monkeypatch.chdir(root)
@@ -171,7 +171,7 @@ def test_report_before_any_grading(make_course, tmp_path, capsys, monkeypatch):
 def test_the_right_arguments_pass(make_course, tmp_path):
     """The same checks let a right command through (so the refusals above can fail)."""
     root = make_course(tmp_path / "course")
-    from autograder.instructor import grade
+    from autograder.instructor.grading import run as grade
 
     config = grade.course_config(root, f"sqlite:///{root / 'gradebook.db'}")
     recorded = preflight.read_gradebook(config.CourseDirectory.db_url)
@@ -193,7 +193,7 @@ def test_the_command_itself_prints_no_traceback(make_course, tmp_path):
 
 
 def test_ctrl_c_while_grading_is_one_sentence(make_course, tmp_path, capsys, monkeypatch):
-    from autograder.instructor import grade
+    from autograder.instructor.grading import run as grade
 
     def interrupted(*args, **kwargs):
         raise KeyboardInterrupt
@@ -209,7 +209,7 @@ def test_ctrl_c_while_grading_is_one_sentence(make_course, tmp_path, capsys, mon
 def test_servers_interrupted_while_starting_are_stopped(tmp_path, monkeypatch):
     """Ctrl-C (or a server that cannot start) while the judge and the fork server start: neither
     is left running, and their folder is removed."""
-    from autograder.instructor import services
+    from autograder.instructor.kernels import services
 
     started = []
 

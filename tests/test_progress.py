@@ -3,12 +3,12 @@ from __future__ import annotations
 
 import shutil
 
+import catalogue
 import nbformat
 import pytest
-
-import catalogue
-import lessons
 from helpers import ROOT, fill, read, solutions
+
+import lessons
 
 pytestmark = pytest.mark.slow
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 import pytest
 
 from autograder.judges import quick_check
-from autograder.wire.codec import roundtrip
 from autograder.kernel.checks import check_choice
+from autograder.wire.codec import roundtrip
 
 
 @pytest.mark.parametrize("answer,key,ok,mistake", [

@@ -10,14 +10,13 @@ import re
 from collections import Counter
 
 import pytest
-
-from autograder import messages as grader_messages
 import torch
+from helpers import ROOT, grade_id, read, source_notebooks
 from torch import nn
 from torch.func import functional_call
 from torch.optim.optimizer import register_optimizer_step_pre_hook
 
-from helpers import ROOT, grade_id, read, source_notebooks
+from autograder import messages as grader_messages
 
 SOURCES = source_notebooks()
 KEY_CALL = re.compile(r'check_choice\("(l\d_q\d)", answer_q(\d), key="([a-d])"\)')

@@ -7,14 +7,16 @@ import html.parser
 import json
 import re
 import shutil
-from pathlib import Path
 from urllib.parse import unquote
 
 import pytest
+from helpers import ROOT
 from nbgrader.api import Gradebook
 
-from autograder.instructor import cli, failures, grade, report
-from helpers import ROOT
+from autograder.instructor import cli
+from autograder.instructor.grading import failures
+from autograder.instructor.grading import run as grade
+from autograder.instructor.reports import pages as report
 
 pytestmark = pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")  # nbgrader's, while making the course
 

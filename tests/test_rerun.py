@@ -8,11 +8,12 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from helpers import ROOT
 
-from autograder.instructor import files, hooks, rerun
-from autograder.instructor.worker import Outcome
+from autograder.instructor import files
+from autograder.instructor.grading import rerun
+from autograder.instructor.grading.worker import Outcome
+from autograder.instructor.passes import hooks
 
 NAME = "hw1"
 
@@ -187,7 +188,7 @@ def test_only_reasons_that_lie_in_the_submission_are_recorded(tmp_path, reason, 
 
 
 def test_grading_locally_does_not_import_distributed():
-    code = ("import sys; import autograder.instructor.cli, autograder.instructor.grade; "
+    code = ("import sys; import autograder.instructor.cli, autograder.instructor.grading.run; "
             "print('distributed' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"

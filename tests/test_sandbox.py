@@ -10,11 +10,11 @@ import time
 from pathlib import Path
 
 import pytest
-
-from autograder.instructor import sandbox
-from autograder.instructor.services import Services
 from helpers import ROOT
 from kernels import run
+
+from autograder.instructor.kernels import sandbox
+from autograder.instructor.kernels.services import Services
 
 pytestmark = pytest.mark.slow
 
@@ -188,7 +188,7 @@ def test_many_kernel_requests_in_a_row_all_get_a_kernel(services, tmp_path):
     the server waited for it once made a kernel request fail in a grading run under load
     (ChildProcessError). SIGCHLD is now blocked while a kernel is spawned. (This loop did not
     hit the race on a quiet machine; it keeps the case in the suite.)"""
-    from autograder.instructor.forkserver import request_kernel
+    from autograder.instructor.kernels.forkserver import request_kernel
 
     pids = []
     for attempt in range(60):

@@ -8,9 +8,8 @@ import subprocess
 
 import nbformat
 import pytest
-from nbgrader.api import Gradebook
-
 from helpers import BIN, isolated_env, nbgrader
+from nbgrader.api import Gradebook
 from test_class_grading import NAME, make_course, notebooks
 
 pytestmark = pytest.mark.slow
@@ -78,10 +77,11 @@ def test_plain_nbgrader_refuses_each_notebook_with_the_reason(tmp_path, env):
 def test_a_sound_course_passes_the_check(tmp_path, env):
     """The course as published: the check passes and everyone is graded (the class tests grade
     whole classes; this is the check alone, in a worker's pipeline)."""
-    from autograder.instructor import self_check
-    from autograder.instructor.grade import course_config
-    from autograder.instructor.services import Services
     import os
+
+    from autograder.instructor.grading import self_check
+    from autograder.instructor.grading.run import course_config
+    from autograder.instructor.kernels.services import Services
 
     root = make_course(tmp_path / "course", env, {})
     config = course_config(root)

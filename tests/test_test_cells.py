@@ -5,10 +5,10 @@ from __future__ import annotations
 import ast
 
 import pytest
-
-from autograder.instructor import test_cells
-from autograder.wire.codec import Opaque
 from helpers import ROOT
+
+from autograder.instructor.judging import cells as test_cells
+from autograder.wire.codec import Opaque
 
 SOURCES = sorted((ROOT / "source").glob("*/*.ipynb"))
 

@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import re
 import string
-import tomllib
 
 import nbformat
 import pytest
+import tomllib
+from helpers import ROOT
 
 from autograder import messages
 from autograder.instructor import course
-from helpers import ROOT
 
 LANGS = ["es", "pt", "zh", "fr", "sv"]
 PRESENT = [lang for lang in LANGS if (course.PROSE / lang).is_dir()]

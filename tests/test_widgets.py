@@ -7,11 +7,11 @@ from __future__ import annotations
 import gc
 import io
 import json
-import shutil
 import math
-import tomllib
+import shutil
 
 import matplotlib
+import tomllib
 
 matplotlib.use("Agg")
 
@@ -208,7 +208,7 @@ def test_no_figure_piles_up_over_many_redraws():
     move_each(ws, 3)
     before, pyplot_figures = live_figures(), plt.get_fignums()
     move_each(ws, 60)
-    assert live_figures() == before
+    assert live_figures() <= before  # (figures of earlier tests may be collected meanwhile: never more)
     assert plt.get_fignums() == pyplot_figures  # the widgets never go through pyplot
 
 

@@ -9,7 +9,7 @@ import pytest
 from nbgrader.api import Gradebook
 from sqlalchemy.exc import SAWarning
 
-from autograder.instructor import worker
+from autograder.instructor.grading import worker
 
 
 @pytest.fixture(scope="module")
@@ -73,7 +73,7 @@ def test_a_submission_its_worker_could_not_finish_scores_0_and_says_why(template
                                                                          reason, says):
     from nbgrader.coursedir import CourseDirectory
 
-    from autograder.instructor import failures
+    from autograder.instructor.grading import failures
 
     path = shutil.copy(template, tmp_path / "gradebook.db")
     submit(path, "alice")

@@ -58,7 +58,9 @@ def main(argv=None) -> int:
         return _report(args)
 
     from .. import messages
-    from . import failures, grade, preflight, sandbox
+    from .grading import failures, preflight
+    from .grading import run as grade
+    from .kernels import sandbox
 
     try:
         args.course, args.student = _checked_grade_arguments(args)
@@ -74,7 +76,7 @@ def main(argv=None) -> int:
             return 2
     try:
         if args.scheduler:
-            from . import cluster
+            from .grading import dask as cluster
 
             try:
                 report = cluster.grade(args.course, args.assignment, args.scheduler, students=args.student,
@@ -159,13 +161,13 @@ def _checked_grade_arguments(args):
     """The course folder and the students to grade, once everything the run needs is there
     (else ``preflight.Refusal``): a course, a gradebook that answers (on a server, for a
     cluster), the assignment in it, a submission from each named student. Nothing is written or started before."""
-    from . import preflight
+    from .grading import preflight
 
     root = preflight.course_folder(args.course)
     config = _course_config(root, args.db_url)
     url = config.CourseDirectory.db_url
     if args.scheduler and url.startswith("sqlite"):  # before the file is opened (and so created)
-        from .cluster import SQLITE_REFUSED
+        from .grading.dask import SQLITE_REFUSED
 
         raise preflight.Refusal(SQLITE_REFUSED.format(url=url.split("?")[0]))
     recorded = preflight.read_gradebook(url)
@@ -176,7 +178,8 @@ def _checked_grade_arguments(args):
 
 def _course_config(root: Path, db_url: str | None):
     """The course's nbgrader configuration, or a refusal that says what in it is wrong."""
-    from . import grade, preflight
+    from .grading import preflight
+    from .grading import run as grade
 
     try:
         return grade.course_config(root, db_url)
@@ -196,7 +199,7 @@ def _report(args) -> int:
     """``autograder report``: each named (or every graded) assignment's page and the
     course-wide page, from the gradebook and the autograded notebooks."""
     from .. import messages
-    from . import preflight
+    from .grading import preflight
 
     try:
         root = preflight.course_folder(args.course)
@@ -208,7 +211,7 @@ def _report(args) -> int:
             raise preflight.Refusal(messages.text("cli.nothing_graded", folder=root))
     except preflight.Refusal as refusal:
         return _refuse(refusal)
-    from . import report
+    from .reports import pages as report
 
     try:
         pages = report.write_all(root, config, args.assignment or None)

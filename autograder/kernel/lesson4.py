@@ -9,7 +9,7 @@ import contextlib
 import torch
 
 from ..wire.codec import encode
-from ..wire.exercises import evaluate, predict, sgd_step
+from ..wire.exercises import evaluate, predict
 from . import running
 
 

@@ -1,0 +1,493 @@
+"""Grading on a Dask cluster: ``autograder grade ASSIGNMENT --scheduler tcp://HOST:8786``.
+
+One machine grades a class in minutes; a deadline with thousands of submissions wants
+more machines, and Jupyter deployments already run Dask's ``distributed`` (``dask
+scheduler`` and ``dask worker`` on any machines, dask-gateway on JupyterHub,
+dask-kubernetes), so this module uses it rather than cluster software of our own. A Dask
+worker process grades with the very code a local worker runs (``worker.grade_one``:
+nbgrader's autograde and feedback with the course's passes; ``JudgedExecute`` starts the
+process's own judge and pre-warmed fork server on its first notebook, keyed by the course
+folder, and keeps them). So each worker process keeps one course folder under its local
+directory, made from data a worker plugin brings it (the configuration, the course's
+``nbgrader_config.py``, the assignment's source folder), and each task replaces only one
+student's submitted folder. No folder is shared: a task carries the student's files as
+bytes and brings back the autograded and feedback folders, the per-cell scores and why a
+submission could not be graded; this (the instructor's) process writes its own course
+directory, each student's files once per run, and records what it graded (``rerun``).
+The gradebook is shared, so it must be a database server (SQLite is refused); its rows
+are nbgrader's own, updated in place, so a task that runs again after its worker died
+writes no second row. Dask runs a dead worker's tasks elsewhere; the scheduler's
+``remove-worker`` events tell the report which submissions that touched. Only
+``--scheduler`` imports this module (and so ``distributed``).
+"""
+from __future__ import annotations
+
+import asyncio
+import copy
+import hashlib
+import json
+import os
+import shutil
+import sys
+import threading
+import time
+import uuid
+from collections import deque
+from pathlib import Path
+
+from distributed import Client, KilledWorker, get_worker, wait
+from distributed.client import FutureCancelledError
+from distributed.diagnostics.plugin import WorkerPlugin
+
+from .. import files
+from ..kernels import services
+from ..passes import hooks
+from . import failures, progress, rerun, self_check, worker
+from .run import Report, course_config, finish, plan
+
+SQLITE_REFUSED = ("grading on a Dask cluster needs the gradebook on a database server, because workers on other "
+                  "machines cannot share a SQLite file ({url}): pass --db-url postgresql+psycopg://USER:PASSWORD@HOST/"
+                  "DATABASE or set NBGRADER_DB_URL.")
+NO_SANDBOX = ("Dask workers that cannot sandbox grading kernels: {which}. Grading without a sandbox lets students' "
+              "code read and change what those workers' user can; if you accept that, run again with --no-sandbox.")
+POLL = 1.0  # seconds between looks at the cluster while waiting for results
+
+
+class Refused(Exception):
+    """A cluster run that cannot start; the message says why and what to do."""
+
+
+# -- the data that travels ---------------------------------------------------------------
+def course_data(root: Path, assignment: str, config) -> dict:
+    """What every worker process needs to grade ``assignment``, as plain data: the
+    configuration the instructor's nbgrader would use, and the course files
+    (``[path, mode, bytes]``: nbgrader_config.py and source/<assignment>/). ``key`` names
+    this exact content."""
+    found = [["source/" + assignment + "/" + name, mode, data]
+             for name, mode, data in rerun.source_files(root, assignment)]
+    own = Path(root) / "nbgrader_config.py"
+    if own.is_file():
+        found.append(["nbgrader_config.py", 0o644, own.read_bytes()])
+    h = hashlib.sha256(json.dumps(config, sort_keys=True, default=repr).encode())
+    h.update(assignment.encode() + b"\0" + rerun.digest(sorted(found)).encode())
+    return {"key": h.hexdigest()[:16], "assignment": assignment, "config": config, "files": sorted(found)}
+
+
+def submission_data(root: Path, assignment: str, student: str) -> list:
+    """One student's submitted files as data. Links and special files are first moved
+    aside exactly as nbgrader's hook would move them on a local run (``hooks``)."""
+    folder = Path(root) / "submitted" / student / assignment
+    hooks.quarantine_unsafe_files(assignment, student, [str(folder / f"{assignment}.ipynb")])
+    return files.read_regular(folder)[0]
+
+
+# -- on a Dask worker ----------------------------------------------------------------------
+_COURSES: dict = {}  # course key → course data and the worker's local directory (from the plugin)
+_HERE: dict = {}  # the course this process has loaded: key, root
+_LOCK = threading.Lock()  # one submission at a time per process (nbgrader changes the environment)
+
+
+class CoursePlugin(WorkerPlugin):
+    """Gives every worker process the course, those that join later included; removed at
+    the end of the run, when each process stops its judge and fork server. For the run,
+    Dask's statistical profiler is paused on the worker: it walks the stack of the running
+    task every 10 ms, and a grading task's stack (nbgrader, nbclient, asyncio) is deep, which
+    cost several percent of each worker's CPU for a profile nobody reads."""
+
+    PROFILER = ("profile", "profile-cycle")
+
+    def __init__(self, course: dict):
+        self.course = course
+        self.paused: list = []
+
+    def setup(self, worker):
+        _COURSES[self.course["key"]] = dict(self.course, local=worker.local_directory)
+        for name in self.PROFILER:
+            callback = worker.periodic_callbacks.get(name)
+            if callback is not None and callback.is_running():
+                callback.stop()
+                self.paused.append(callback)
+
+    async def teardown(self, worker):
+        for callback in self.paused:
+            callback.start()
+        self.paused.clear()
+        await asyncio.to_thread(_close, self.course["key"])
+
+
+def _close(key: str) -> None:
+    with _LOCK:
+        course = _COURSES.pop(key, None)
+        if _HERE.get("key") == key:
+            services.stop_own()
+            worker.WORKER.clear()
+            os.chdir(_HERE["cwd"])
+            shutil.rmtree(_HERE["root"], ignore_errors=True)
+            _HERE.clear()
+        elif course:
+            shutil.rmtree(Path(course["local"]) / f"autograder-{key}", ignore_errors=True)
+
+
+def _open(key: str) -> Path:
+    """This process's course folder for ``key``, with nbgrader loaded for it."""
+    if _HERE.get("key") == key:
+        return _HERE["root"]
+    course = _COURSES.get(key)
+    if course is None:
+        raise RuntimeError("this Dask worker has not received the course (its plugin is missing)")
+    config = course["config"]
+    if config.JudgedExecute.get("sandbox", True):
+        from ..kernels import sandbox
+
+        reason = sandbox.probe()
+        if reason:
+            raise RuntimeError(f"this Dask worker cannot sandbox grading kernels: {reason}")
+    root = Path(course["local"]) / f"autograder-{key}"
+    files.write_tree(root, course["files"])
+    config = copy.deepcopy(config)
+    config.CourseDirectory.root = str(root)
+    if _HERE:
+        services.stop_own()  # another course's judge and fork server
+    else:
+        _HERE["cwd"] = os.getcwd()  # worker.init moves into the course folder
+    worker.init(str(root), config, {}, exit_fast=False)
+    _HERE.update(key=key, root=root)
+    return root
+
+
+def _clear(root: Path) -> None:
+    for name in ("submitted", "autograded", "feedback", "autograder-logs"):
+        shutil.rmtree(root / name, ignore_errors=True)
+
+
+# What nbgrader wrote for one student comes back whole: a print of 100 MB makes a 100 MB
+# notebook and feedback page, as it does on a local run (the submission's own budget,
+# files.MAX_BYTES, bounds what goes out, not this)
+RESULT_BYTES = 2 ** 30
+
+
+def _read(folder: Path):
+    return files.read_regular(folder, max_bytes=RESULT_BYTES)[0] if folder.is_dir() else None
+
+
+def _scores(assignment: str, student: str) -> dict:
+    """{notebook: {test cell: score}} of the submission, as the gradebook has it now."""
+    from nbgrader.api import Gradebook, MissingEntry
+
+    coursedir = worker.WORKER["api"].coursedir
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        try:
+            submission = gb.find_submission(assignment, student)
+        except MissingEntry:
+            return {}
+        return {nb.name: {g.name: g.score for g in nb.grades} for nb in submission.notebooks}
+
+
+def _address() -> str:
+    try:
+        return get_worker().address
+    except ValueError:  # called outside a Dask worker
+        return ""
+
+
+def grade_submission(key: str, assignment: str, student: str, submitted: list) -> dict:
+    """The task: one submission through ``worker.grade_one``, in this process's course folder."""
+    why = check_instructor(key, assignment)
+    if why:
+        raise self_check.SelfCheckFailed(f"{why} (on the Dask worker {_address()})")
+    with _LOCK:
+        root = _open(key)
+        _clear(root)
+        try:
+            files.write_tree(root / "submitted" / student / assignment, submitted)
+            outcome = worker.grade_one(assignment, student)
+            log = failures.log_path(root, assignment, student)
+            return {"student": student, "ok": outcome.ok, "seconds": outcome.seconds, "reason": outcome.reason,
+                    "autograded": _read(root / "autograded" / student / assignment),
+                    "feedback": _read(root / "feedback" / student / assignment),
+                    "log": log.read_text() if log.is_file() else None,
+                    "scores": _scores(assignment, student), "worker": _address()}
+        finally:
+            _clear(root)
+
+
+def export_grades(key: str, to: str) -> str:
+    """The course's grade CSV, made by ``worker.export`` on a worker (where nbgrader is loaded)."""
+    with _LOCK:
+        _open(key)
+        path = Path(worker.export(Path(to).name))
+        try:
+            return path.read_text()
+        finally:
+            path.unlink(missing_ok=True)
+
+
+def check_instructor(key: str, assignment: str) -> str | None:
+    """Why this worker process cannot grade the instructor's own notebooks of ``assignment``
+    with full marks (``self_check``), or None; checked once per process and course: before
+    grading starts on every worker there is, and by a worker's first task (a worker that
+    joins later, or replaces one that died)."""
+    with _LOCK:
+        _open(key)
+        if (key, assignment) not in _CHECKED:
+            shortfalls = worker.self_check(assignment)
+            _CHECKED[(key, assignment)] = self_check.sentence(assignment, shortfalls) if shortfalls else None
+        return _CHECKED[(key, assignment)]
+
+
+_CHECKED: dict = {}  # (course key, assignment) → why this process cannot grade it (None: it can)
+
+
+def can_sandbox(enabled: bool) -> str | None:
+    """Why this worker cannot sandbox kernels (run on every worker before grading)."""
+    if not enabled:
+        return None
+    from ..kernels import sandbox
+
+    return sandbox.probe()
+
+
+# -- on the instructor's machine ------------------------------------------------------------
+def write_result(root: Path, assignment: str, result: dict) -> None:
+    """Put a task's result in the course directory: the student's autograded and feedback
+    folders as the worker left them (none if it left none), and nbgrader's log of a
+    submission that could not be graded."""
+    student = result["student"]
+    for kind in ("autograded", "feedback"):
+        target = Path(root) / kind / student / assignment
+        if result[kind] is not None:
+            files.write_tree(target, result[kind])
+        elif target.is_dir() and not target.is_symlink():
+            shutil.rmtree(target)
+    log = failures.log_path(root, assignment, student)
+    if result["log"] is not None:
+        log.parent.mkdir(parents=True, exist_ok=True)
+        log.write_text(result["log"])
+    else:  # graded normally: an earlier failure of it no longer stands
+        log.unlink(missing_ok=True)
+
+
+def _dashboard(client) -> str:
+    try:
+        return client.dashboard_link or ""
+    except (KeyError, AttributeError):
+        return ""
+
+
+def _finished(running: dict) -> list:
+    """The futures that are done, after waiting up to ``POLL`` seconds for one."""
+    try:
+        wait(list(running), timeout=POLL, return_when="FIRST_COMPLETED")
+    except Exception:  # noqa: BLE001  (a timeout, or cancelled futures: their status says)
+        pass
+    return [f for f in running if f.status in ("finished", "error", "cancelled")]
+
+
+class _Events:
+    """The scheduler's remove-worker events, as they arrive (Dask calls ``__call__``)."""
+
+    def __init__(self):
+        self.seen: deque = deque()
+
+    def __call__(self, event) -> None:
+        _, msg = event
+        if isinstance(msg, dict) and msg.get("action") == "remove-worker":
+            self.seen.append(msg)
+
+
+def grade(root: Path, assignment: str, scheduler: str, students: list | None = None, db_url: str | None = None,
+          timeout: int | None = None, sandbox: bool = True, force: bool = False, show_progress=progress.show,
+          export_to: str | None = "grades.csv", say=None, write_report: bool = True) -> Report:
+    """``grade.grade`` on the Dask cluster whose scheduler is at ``scheduler`` (an address,
+    or a ``distributed.Client`` already connected): same plan, same report."""
+    say = say or (lambda text: print(text, file=sys.stderr, flush=True))
+    root = Path(root).resolve()
+    report = Report(assignment)
+    started = time.perf_counter()
+    config = course_config(root, db_url, timeout, sandbox)
+    url = config.CourseDirectory.db_url
+    if url.startswith("sqlite"):
+        raise Refused(SQLITE_REFUSED.format(url=url.split("?")[0]))
+    students, records, todo, report.skipped = plan(root, assignment, students, config, force)
+    if not todo:
+        return finish(report, root, students, started)
+
+    if isinstance(scheduler, Client):
+        client, own = scheduler, False
+    else:
+        try:
+            client, own = Client(scheduler, timeout="30s"), True
+        except (OSError, TimeoutError) as exc:
+            raise Refused(f"no Dask scheduler answers at {scheduler} ({exc}).") from None
+    try:
+        _Run(client, root, assignment, config, records, report, say).grade(todo, show_progress, started, export_to)
+    finally:
+        if own:
+            client.close()
+    if write_report:  # here: the results are in this course directory
+        _write_report(report, root, config)
+    return finish(report, root, students, started)
+
+
+def _write_report(report: Report, root: Path, config) -> None:
+    from ..reports import pages as class_report
+
+    try:
+        report.page = str(class_report.write_all(root, config, [report.assignment])[0])
+    except Exception as error:  # noqa: BLE001  (said to the instructor; grading is done)
+        report.page_error = f"{type(error).__name__}: {error}"
+
+
+class _Run:
+    def __init__(self, client, root, assignment, config, records, report, say):
+        self.client, self.root, self.assignment, self.config = client, root, assignment, config
+        self.records, self.report, self.say = records, report, say
+        self.course = course_data(root, assignment, config)
+        self.plugin = f"autograder-{config.CourseDirectory.get('course_id') or 'course'}-{assignment}"
+        self.run = uuid.uuid4().hex[:8]
+        self.students: dict = {}  # task key → student
+        self.running: dict = {}  # future → (student, digest of the files it carries)
+        self.workers: dict = {}  # address → threads
+
+    def look(self) -> None:
+        self.workers = dict(self.client.nthreads())
+
+    def grade(self, todo: list, show_progress, started: float, export_to) -> None:
+        client, report = self.client, self.report
+        self.look()
+        dashboard = _dashboard(client)
+        self.say(f"Dask scheduler {client.scheduler.address}: {len(self.workers)} workers connected"
+                 + (f"; dashboard: {dashboard}" if dashboard else " (no dashboard: install bokeh where the scheduler runs)"))
+        crowded = sorted(a for a, threads in self.workers.items() if threads > 1)
+        if crowded:
+            self.say(f"  {len(crowded)} workers have several threads but grade one submission at a time: "
+                     "start them with --nthreads 1 (one process per core)")
+        sandbox = bool(self.config.JudgedExecute.get("sandbox", True))
+        cannot = {a: r for a, r in client.run(can_sandbox, sandbox).items() if r}
+        if cannot:
+            raise Refused(NO_SANDBOX.format(which="; ".join(f"{a}: {r}" for a, r in sorted(cannot.items()))))
+        events = _Events()
+        client.subscribe_topic("all", events)
+        client.register_plugin(CoursePlugin(self.course), name=self.plugin)
+        try:
+            self._check_instructor()
+            self._grade(todo, show_progress, started, events)
+            if export_to:
+                text = client.submit(export_grades, self.course["key"], export_to, pure=False).result()
+                path = self.root / export_to
+                path.write_text(text)
+                report.exported = str(path)
+        finally:
+            if self.running:  # interrupted: what has not started is dropped; what has finishes
+                client.cancel(list(self.running))
+            client.unsubscribe_topic("all")
+            try:
+                client.unregister_worker_plugin(self.plugin)
+            except Exception:  # noqa: BLE001  (a scheduler gone by now: nothing left to stop)
+                pass
+
+    def _check_instructor(self) -> None:
+        """The instructor's own notebooks, graded on every worker first (each machine's Python
+        may differ): one that falls short anywhere stops the run before anyone is graded. A
+        worker that leaves meanwhile is not waited for (its replacement checks at its first
+        task, ``grade_submission``)."""
+        checks = {self.client.submit(check_instructor, self.course["key"], self.assignment, workers=[address],
+                                     allow_other_workers=False, pure=False): address for address in self.workers}
+        while checks:
+            for future in _finished(checks):
+                address = checks.pop(future)
+                if future.status == "finished":
+                    why = future.result()
+                elif future.status == "error" and not isinstance(future.exception(), KilledWorker):
+                    why = f"{type(future.exception()).__name__}: {future.exception()}"
+                else:  # the worker died while checking: its replacement checks at its first task
+                    why = None
+                if why:
+                    raise Refused(f"{why} (on the Dask worker {address})")
+            self.look()
+            for future in [f for f, address in checks.items() if address not in self.workers]:
+                future.cancel()
+                checks.pop(future)
+
+    def _grade(self, todo: list, show_progress, started: float, events: _Events) -> None:
+        client, report = self.client, self.report
+        pending = deque(todo)
+        running = self.running
+        written: set = set()
+        shown_workers = len(self.workers)
+        while pending or running:
+            # a window of tasks on the scheduler, not the whole class: Dask keeps each task's
+            # data until it runs, and a worker that joins gets work at once all the same
+            window = max(4, 2 * sum(self.workers.values()))
+            while pending and len(running) < window:
+                student, digest = pending.popleft()
+                self.records.forget(student)
+                if hooks.oversized(self.root / "submitted" / student / self.assignment):
+                    outcome = self._refuse(student, "too_large")
+                    report.outcomes.append(outcome)
+                    self.records.keep(student, digest, outcome)
+                    written.add(student)
+                    continue
+                submitted = submission_data(self.root, self.assignment, student)
+                key = f"autograder-{self.run}-{len(self.students)}"
+                self.students[key] = student
+                future = client.submit(grade_submission, self.course["key"], self.assignment, student, submitted,
+                                       key=key, pure=False, retries=1)
+                running[future] = (student, rerun.digest(submitted))
+            done = _finished(running)
+            for future in done:
+                student, digest = running.pop(future)
+                if student not in written:  # one task per student, and one result per task: never twice
+                    written.add(student)
+                    outcome = self._outcome(future, student)
+                    report.outcomes.append(outcome)
+                    self.records.keep(student, digest, outcome)
+                future.release()
+            self._faults(events)
+            self.look()
+            if show_progress and (done or len(self.workers) != shown_workers):
+                shown_workers = len(self.workers)
+                show_progress(len(report.outcomes), len(todo), sum(not o.ok for o in report.outcomes), started,
+                              extra=f", {shown_workers} workers connected")
+        self._faults(events)
+
+    def _outcome(self, future, student: str):
+        try:
+            result = future.result()
+        except KilledWorker:  # its workers died, again and again: 0, and why (as ``pool.Lost``)
+            self._zero(student, "lost")
+            return worker.Outcome(student, False, 0.0, "lost")
+        except FutureCancelledError as exc:
+            return worker.Outcome(student, False, 0.0, f"the Dask scheduler dropped the task ({exc})")
+        except self_check.SelfCheckFailed as exc:  # a worker that cannot grade the instructor's notebook
+            raise Refused(str(exc)) from None
+        except Exception as exc:  # noqa: BLE001  (an error of the worker, not a grade: tried again next run)
+            return worker.Outcome(student, False, 0.0, f"a Dask worker failed: {type(exc).__name__}: {exc}")
+        write_result(self.root, self.assignment, result)
+        return worker.Outcome(student, result["ok"], result["seconds"], result["reason"], result["scores"])
+
+    def _refuse(self, student: str, reason: str):
+        """A submission not sent to any worker (``worker.LOST`` says why): 0, a log, and why."""
+        failures.keep_log(self.root, self.assignment, student, {"log": worker.LOST[reason]}, reason)
+        self._zero(student, reason)
+        return worker.Outcome(student, False, 0.0, reason)
+
+    def _zero(self, student: str, reason: str) -> None:
+        from nbgrader.coursedir import CourseDirectory
+
+        coursedir = CourseDirectory(config=self.config)
+        failures.zero_submission(coursedir.db_url, coursedir, self.assignment, student, reason)
+
+    def _faults(self, events: _Events) -> None:
+        while events.seen:
+            msg = events.seen.popleft()
+            address = msg.get("worker", "?")
+            for key in sorted(msg.get("processing-tasks", ())):
+                if key in self.students:
+                    how = "was retired" if msg.get("expected") else "left the cluster"
+                    self.report.faults.append((self.students[key], f"(Dask worker {address}) {how} while holding it"))
+            waiting = {future.key for future in self.running}
+            for key in sorted(msg.get("lost-computed-tasks", ())):
+                if key in waiting:  # done there, but its result had not arrived here: run again
+                    self.report.faults.append(
+                        (self.students[key], f"(Dask worker {address}) left the cluster before its result arrived"))

@@ -1,0 +1,170 @@
+"""What a worker process does: one submission through nbgrader's own autograde, then its feedback.
+
+Each worker holds one ``NbGraderAPI`` for the whole run (importing nbgrader costs
+about a second). Autograding uses the course's nbgrader_config.py, so it runs the
+same passes as ``nbgrader autograde``: kernels in the sandbox, points from the judge.
+A submission nbgrader cannot grade at all (not JSON, empty, missing) gets 0 on every
+question of the notebook and feedback that says why (``failures``).
+"""
+from __future__ import annotations
+
+import atexit
+import os
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..passes import hooks
+from . import failures
+
+WORKER: dict = {}
+
+
+@dataclass
+class Outcome:
+    student: str
+    ok: bool
+    seconds: float
+    reason: str = ""
+    scores: dict = field(default_factory=dict)  # {notebook: {test cell: score}} (from a Dask worker)
+
+
+def init(root: str, config, environment: dict, exit_fast: bool = True) -> None:
+    """Load nbgrader for the course in ``root`` (``config``: its configuration). A worker
+    of ``pool`` exits fast; a Dask worker process (``cluster``) is not ours to end."""
+    import gc
+    import logging
+
+    os.environ.update(environment)
+    # jsonschema (via nbformat) imports rfc3987_syntax, which builds a grammar at import:
+    # 0.8 s of CPU per worker, for IRI format checks that nbformat and nbgrader never make
+    sys.modules.setdefault("rfc3987_syntax", None)
+    # no collections while importing nbgrader (0.1 s less per worker start); then the modules'
+    # objects are frozen, so that the full collections while grading skip them
+    gc.disable()
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+    gc.freeze()
+    gc.enable()
+
+    quiet_add_submission()
+    os.chdir(root)
+    if exit_fast:
+        atexit.register(_exit_now)
+    coursedir = CourseDirectory(config=config)
+    WORKER["api"] = NbGraderAPI(coursedir=coursedir, config=config)
+    WORKER["api"].log.setLevel(logging.ERROR)
+    WORKER["db_url"] = coursedir.db_url
+    WORKER["config"] = config
+
+
+def quiet_add_submission() -> None:
+    """nbgrader's ``Gradebook.add_submission`` without SQLAlchemy's autoflush while it builds
+    the submission. It makes the new submission from the assignment and the student already
+    in the session, then reads each notebook's cells to mirror them; every read flushed the
+    half-made objects first, and SQLAlchemy 2 warned for each ("Object of type
+    <SubmittedNotebook> not in session, add operation along 'Notebook.submissions' will not
+    proceed"): six warnings per new student, on the instructor's terminal. Nothing needs
+    flushing there: the method adds and commits the whole submission at its end, as before."""
+    from nbgrader.api import Gradebook
+
+    add = Gradebook.add_submission
+    if getattr(add, "without_autoflush", False):
+        return
+
+    def add_submission(self, assignment, student, **kwargs):
+        with self.db.no_autoflush:
+            return add(self, assignment, student, **kwargs)
+
+    add_submission.without_autoflush = True
+    add_submission.__doc__ = add.__doc__
+    Gradebook.add_submission = add_submission
+
+
+def _exit_now() -> None:
+    """A worker's last act: exit at once instead of tearing down nbgrader's large module
+    graph (0.3 s per worker at the end of every run). Its grades and files are all
+    committed and closed by then."""
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(0)
+
+
+def grade_one(assignment: str, student: str) -> Outcome:
+    api = WORKER["api"]
+    start = time.perf_counter()
+    root = Path(api.coursedir.root)
+    if hooks.oversized(Path(api.coursedir.format_path(api.coursedir.submitted_directory, student, assignment))):
+        return refuse(assignment, student, "too_large", start)
+    result = api.autograde(assignment, student, force=True, create=True)
+    if result["success"]:
+        feedback = api.generate_feedback(assignment, student, force=True)
+        ok = feedback["success"]
+        reason = "" if ok else failures.last_line(feedback.get("error", ""))
+        if ok:
+            failures.forget_log(root, assignment, student)
+        else:
+            failures.keep_log(root, assignment, student, feedback, "feedback")
+    else:
+        reason = failures.reason_of(result)
+        failures.keep_log(root, assignment, student, result, reason)
+        failures.zero_submission(WORKER["db_url"], api.coursedir, assignment, student, reason)
+        ok = False
+    return Outcome(student, ok, time.perf_counter() - start, reason)
+
+
+def self_check(assignment: str) -> list:
+    """The test cells of the instructor's own notebooks of ``assignment`` that do not get full
+    marks in this course's pipeline, with the run's servers (``self_check``)."""
+    from . import self_check as check
+
+    api = WORKER["api"]
+    return check.check(WORKER["config"], Path(api.coursedir.root), assignment, WORKER["db_url"])
+
+
+def export(to: str) -> str:
+    """Write the grade CSV of the whole course (nbgrader is loaded here)."""
+    from nbgrader.api import Gradebook
+    from nbgrader.plugins import CsvExportPlugin
+
+    coursedir = WORKER["api"].coursedir
+    path = Path(coursedir.root) / to
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        CsvExportPlugin(to=str(path)).export(gb)
+    return str(path)
+
+
+def write_report(assignment: str) -> tuple:
+    """The class report of ``assignment`` and the course page (nbgrader is loaded here):
+    (the assignment page's path, "") or ("", why it could not be written): grading is done
+    by then, and a report that fails must not hide its results."""
+    import traceback
+
+    from ..reports import pages as report
+
+    try:
+        pages = report.write_all(Path(WORKER["api"].coursedir.root), WORKER["config"], [assignment])
+    except Exception as error:  # noqa: BLE001  (said to the instructor, with where it happened)
+        where = traceback.extract_tb(error.__traceback__)[-1]
+        return "", f"{type(error).__name__}: {error} ({Path(where.filename).name}, line {where.lineno})"
+    return str(pages[0]), ""
+
+
+LOST = {"lost": "the grading process died or was stopped twice while grading this submission",
+        "overran": "grading this submission took longer than its time budget; its grading process was killed",
+        "too_large": "a notebook of this submission is larger than grading reads; it was not graded"}
+
+
+def refuse(assignment: str, student: str, reason: str, start: float | None = None) -> Outcome:
+    """A submission not graded at all (``reason``: a key of ``LOST``): 0 on every question, and why."""
+    coursedir = WORKER["api"].coursedir
+    failures.keep_log(Path(coursedir.root), assignment, student, {"log": LOST[reason]}, reason)
+    failures.zero_submission(WORKER["db_url"], coursedir, assignment, student, reason)
+    return Outcome(student, False, time.perf_counter() - start if start else 0.0, reason)
+
+
+def lost(assignment: str, student: str, reason: str = "lost") -> Outcome:
+    """A submission whose worker died or stopped twice (``lost``) or ran past its time budget
+    (``overran``): 0 on every question, and why."""
+    return refuse(assignment, student, reason)

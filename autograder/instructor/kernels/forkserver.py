@@ -1,0 +1,460 @@
+"""Fresh, pre-warmed, sandboxed kernels in milliseconds: a fork server for grading.
+
+Starting a kernel and importing torch costs ~3 s of CPU per submission. The fork
+server pays it once: it imports ipykernel, torch (with torch.optim), matplotlib and
+the lesson packages, runs no user code, works out what kernels may read
+(``sandbox.paths``) and makes a control group for the run (``sandbox.cgroups``).
+
+It never reads a request itself: for each connection it forks a *handler* that reads
+the request. A kernel's memory is a copy of its handler's, and so holds its own request
+and no other: no earlier student's folder name, nothing of anyone else. The handler
+joins the kernel's control group, enters new namespaces and forks the kernel, which is
+process 1 of its own PID namespace; the handler answers with the kernel's process id
+and exits, and the server, a subreaper, collects the kernel when it ends. The kernel
+sets up its sandbox (``autograder.instructor.kernels.sandbox``), becomes an IPython kernel on
+the connection it was given, seals the sandbox, and only then receives the student's code.
+
+The server is started with an empty environment (``services``): what it needs (its
+Python path, whether kernels are sandboxed, the places kernels must not read, the
+matplotlib cache) comes as one JSON line on its standard input, so nothing of the
+instructor's environment is in its memory or in the environment block ``/proc/self/environ``
+shows a kernel. Requests come over a Unix socket in the run's private folder, with the
+kernel's socket to the judge attached (SCM_RIGHTS).
+
+``ForkProvisioner`` is the jupyter_client kernel provisioner that asks the server for a
+kernel instead of starting ``python -m ipykernel``; ``install_kernelspec`` writes a
+kernel spec that uses it. The executor that starts the kernel tells it what to ask
+for (``KernelManager.autograder_launch``).
+"""
+from __future__ import annotations
+
+import gc
+import json
+import os
+import signal
+import socket
+import sys
+import time
+from pathlib import Path
+
+from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.provisioning import LocalProvisioner
+
+from . import sandbox, unix_socket
+from .sandbox.syscalls import PR_SET_CHILD_SUBREAPER, die_with_parent, prctl
+
+KERNEL_NAME = "autograder-fork"
+SEND_TIMEOUT = 5  # seconds a message to a kernel may wait to be sent
+# The largest message the grader takes from a kernel; a larger one ends that connection, and the
+# cell waits for its timeout. An honest message is at most a few hundred kB (a plot); ZeroMQ would
+# otherwise take a 2 GB message into the grading process's memory before anything could look at it.
+MAX_MESSAGE = 4 * 2 ** 20
+MAX_QUEUED = 64  # messages a channel holds before the kernel's end drops or waits
+JUDGE_FD = 3  # where the kernel finds its socket to the judge
+# No IPython history in grading processes: it would write every student's code (and the
+# hidden tests) into a history database, and its saving thread costs CPU in every kernel.
+NO_HISTORY = "--HistoryManager.enabled=False"
+
+# What an IPython kernel imports only when it starts (its debugger, with debugpy, is 40 ms of
+# CPU on its own): imported once in the server instead of in every kernel.
+KERNEL_START_MODULES = ("ipykernel.ipkernel", "ipykernel.debugger", "IPython.core.debugger",
+                        "IPython.core.completerlib", "IPython.core.oinspect",
+                        "IPython.extensions.storemagic", "psutil", "tornado.platform.asyncio",
+                        "tornado.queues")
+
+
+# -- the server ----------------------------------------------------------------------------
+def _warm_up() -> None:
+    """Import what every kernel and every lesson notebook imports, so children start with it loaded."""
+    import importlib
+
+    import ipykernel.kernelapp  # noqa: F401
+    for name in KERNEL_START_MODULES:
+        try:
+            importlib.import_module(name)
+        except ImportError:  # another ipykernel version: its kernels import what they need
+            pass
+    import matplotlib
+    matplotlib.use("module://matplotlib_inline.backend_inline")
+    import matplotlib.pyplot  # noqa: F401
+    import torch  # noqa: F401
+    import torch._dynamo  # noqa: F401  (first use of torch.optim imports it)
+    import torch.optim  # noqa: F401
+
+    import autograder.kernel.checks as checks
+    import autograder.kernel.commit  # noqa: F401
+    import lessons.exercises  # noqa: F401
+    import lessons.quiz  # noqa: F401
+    import lessons.widgets  # noqa: F401
+    from autograder.wire.exercises import EXERCISES
+    for spec in EXERCISES:  # every observer (the judges are the judge's: a grading kernel never needs one)
+        if spec.observer:
+            checks.observer(spec)
+
+
+def _reap(signum, frame) -> None:
+    """Collect ended children: handlers, and kernels whose handler has exited."""
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
+
+
+def _stop(signum, frame) -> None:
+    """SIGTERM (sent by the owner, or by Linux when the process that started this server
+    ended): the kernels go with the server. Each is process 1 of its namespace, so killing
+    it ends everything it started. Every kernel is this server's child (it collects them)."""
+    import psutil
+
+    for child in psutil.Process().children():
+        try:
+            child.kill()
+        except psutil.Error:
+            pass
+    if LIMITS is not None:
+        deadline = time.monotonic() + 2
+        while psutil.Process().children() and time.monotonic() < deadline:
+            _reap(0, None)
+            time.sleep(0.01)
+        LIMITS.close()
+    os._exit(0)
+
+
+def _keep_only(fds: list) -> None:
+    """Close every inherited descriptor but stdin/stdout/stderr and ``fds``."""
+    keep = {0, 1, 2, *fds}
+    for name in os.listdir("/proc/self/fd"):
+        fd = int(name)
+        if fd not in keep:
+            try:
+                os.close(fd)
+            except OSError:
+                pass
+
+
+def _become_kernel(request: dict, judge_fd: int | None, spec: sandbox.Spec) -> None:
+    """In the kernel process (process 1 of its namespaces): sandbox, then run an IPython
+    kernel. Never returns. Why a kernel could not start goes to the servers' log; once it
+    runs, its output goes nowhere but to its client."""
+    log = os.dup(2)
+    try:
+        devnull = os.open("/dev/null", os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)
+        extra_env = dict(request.get("env", {}))
+        if judge_fd is not None:
+            os.dup2(judge_fd, JUDGE_FD)
+            os.set_inheritable(JUDGE_FD, False)
+            extra_env["AUTOGRADER_JUDGE_FD"] = str(JUDGE_FD)
+        _keep_only([JUDGE_FD, log] if judge_fd is not None else [log])
+        sandbox.confine(spec)
+        connection_file = os.path.join(spec.scratch, ".jupyter", "kernel.json")
+        Path(connection_file).write_text(request["connection"])
+        os.environ.clear()
+        os.environ.update(sandbox.environment(spec, extra_env))
+        # one thread per kernel: kernels run side by side, and torch's thread pools fighting
+        # over two cores cost more than a tiny model gains from them
+        import torch
+        torch.set_num_threads(1)
+        from ipykernel.kernelapp import IPKernelApp
+        app = IPKernelApp.instance()
+        app.initialize(["-f", connection_file, *request.get("extra", []), NO_HISTORY])
+        sandbox.seal(spec)
+    except BaseException:  # noqa: BLE001  (said in the servers' log, then the kernel ends)
+        import traceback
+
+        os.write(log, f"a kernel could not start:\n{traceback.format_exc()}".encode())
+        os._exit(1)
+    os.close(log)
+    try:
+        app.start()
+    finally:
+        os._exit(0)
+
+
+def _read_request(conn: socket.socket) -> tuple:
+    """(request, the attached descriptor or None), as the handler receives them."""
+    message, fds, _, _ = socket.recv_fds(conn, 2 ** 16, 1)
+    conn.settimeout(10)
+    while len(message) < MAX_REQUEST and (more := conn.recv(2 ** 16)):
+        message += more
+    return json.loads(message), (fds[0] if fds else None)
+
+
+def _handle(conn: socket.socket) -> None:
+    """In a handler, forked for one connection: read the request, answer a ping, or start
+    the kernel (in its control group and namespaces) and answer with its process id."""
+    reply: dict
+    try:
+        request, judge_fd = _read_request(conn)
+        if request.get("ping"):
+            reply = {"pong": os.getppid()}
+        else:
+            spec = sandbox.Spec(**{k: v for k, v in request["spec"].items() if k != "readable"},
+                                readable=READABLE, enabled=ENABLED)
+            if LIMITS is not None:
+                LIMITS.join_new(f"kernel-{os.getpid()}", spec.memory_mb * 2 ** 20, sandbox.MAX_TASKS)
+            os.setsid()
+            sandbox.enter_namespaces(spec)
+            kernel = os.fork()
+            if kernel == 0:
+                _become_kernel(request, judge_fd, spec)
+            reply = {"pid": kernel}
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        reply = {"error": f"{type(exc).__name__}: {exc}"}
+    try:
+        conn.sendall((json.dumps(reply) + "\n").encode())
+    except OSError:
+        pass
+
+
+def _serve_one(server: socket.socket, conn: socket.socket) -> None:
+    """Fork the handler of one connection; the server itself never reads it."""
+    pid = os.fork()
+    if pid == 0:
+        try:
+            server.close()
+            signal.signal(signal.SIGTERM, signal.SIG_DFL)
+            signal.signal(signal.SIGCHLD, signal.SIG_DFL)  # the server's own handling, not a kernel's
+            _handle(conn)
+        finally:
+            os._exit(0)
+    conn.close()
+
+
+MAX_REQUEST = 2 ** 20
+READABLE: list = []  # what kernels may read (``sandbox.paths.readable``), worked out once
+ENABLED = True  # whether kernels are sandboxed
+LIMITS = None  # the run's control groups (``sandbox.cgroups.Limits``), where the machine has them
+
+
+def serve(path: str, settings: dict) -> None:
+    """Warm up, then serve kernel requests at ``path``. ``settings`` (from ``Services``):
+    ``sys_path``, ``sandbox``, ``forbidden`` and ``protected`` (see ``sandbox.paths``),
+    ``mplconfigdir``."""
+    global READABLE, ENABLED, LIMITS
+    # the interpreter was started isolated (python -I): the instructor's Python path comes
+    # from the settings, less the course folder the server was started from
+    sys.path[:] = [p for p in settings["sys_path"] if p not in ("", os.getcwd())]
+    if settings.get("mplconfigdir"):
+        os.environ["MPLCONFIGDIR"] = settings["mplconfigdir"]
+    ENABLED = bool(settings.get("sandbox", True))
+    # Importing torch & co. creates half a million objects that live as long as the process;
+    # the collector kept scanning them during the imports (a third of the warm-up time) and
+    # found ~10 000 unreachable ones (a megabyte or two). So: no collection while warming up,
+    # then freeze everything, keeping every child's collector away from the warm objects:
+    # scanning them would write to (and so copy) most of the memory children share with us.
+    gc.disable()
+    _warm_up()
+    if ENABLED:
+        from .sandbox import cgroups, paths
+
+        READABLE = paths.readable(settings.get("forbidden", []), settings.get("protected", []))
+        cgroups.sweep_stale(CGROUP_PREFIX)
+        LIMITS, why = cgroups.Limits.create(f"{CGROUP_PREFIX}{os.getpid()}")
+        print(f"kernel limits: {'control groups v%d' % LIMITS.version if LIMITS else 'no control group: ' + why}",
+              file=sys.stderr, flush=True)
+    gc.freeze()
+    gc.enable()
+    prctl(PR_SET_CHILD_SUBREAPER, 1)  # kernels are grandchildren: collect them when they end
+    signal.signal(signal.SIGCHLD, _reap)
+    signal.signal(signal.SIGTERM, _stop)
+    server = unix_socket.listen(path, 16)
+    while True:
+        try:
+            conn, _ = server.accept()
+        except InterruptedError:
+            continue
+        _serve_one(server, conn)
+        if LIMITS is not None:
+            LIMITS.sweep()
+
+
+CGROUP_PREFIX = "autograder-"
+
+
+def request_kernel(path: str, request: dict, judge_fd: int | None = None, wait: float = 120,
+                   timeout: float = 30) -> int:
+    """Ask the server for a kernel; wait for the server to be ready if it is still warming up."""
+    deadline = time.monotonic() + wait
+    while not os.path.exists(path) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        s.connect(path)
+        payload = json.dumps(request).encode()
+        if len(payload) >= 2 ** 20:
+            raise ValueError("kernel request too large")
+        socket.send_fds(s, [payload], [judge_fd] if judge_fd is not None else [])
+        s.shutdown(socket.SHUT_WR)
+        reply = json.loads(s.makefile().readline() or "{}")
+    if "pid" not in reply:
+        raise OSError(f"the fork server could not start a kernel: {reply.get('error', 'no answer')}")
+    return reply["pid"]
+
+
+def ping(path: str, timeout: float = 10) -> int:
+    """The server's process id, if it answers within ``timeout`` seconds."""
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
+        s.settimeout(timeout)
+        s.connect(path)
+        s.sendall(b'{"ping": true}')
+        s.shutdown(socket.SHUT_WR)
+        return json.loads(s.makefile().readline())["pong"]
+
+
+# -- the provisioner -----------------------------------------------------------------------
+class ForkedProcess:
+    """Enough of subprocess.Popen for jupyter_client, for a process we did not fork."""
+
+    stdin = stdout = stderr = None
+
+    def __init__(self, pid: int):
+        self.pid = pid
+        self.returncode = None
+
+    def poll(self):
+        try:
+            with open(f"/proc/{self.pid}/stat") as f:
+                state = f.read().rsplit(")", 1)[1].split()[0]
+        except OSError:
+            state = "X"
+        if state in ("Z", "X"):
+            self.returncode = self.returncode if self.returncode is not None else -1
+            return self.returncode
+        return None
+
+    def wait(self, timeout=None):
+        deadline = None if timeout is None else time.monotonic() + timeout
+        pause = 0.001  # most waits are short: look often at first, then every 20 ms
+        while self.poll() is None:
+            if deadline is not None and time.monotonic() > deadline:
+                raise TimeoutError
+            time.sleep(pause)
+            pause = min(pause * 2, 0.02)
+        return self.returncode
+
+    def send_signal(self, signum: int) -> None:
+        try:
+            os.kill(self.pid, signum)
+        except ProcessLookupError:
+            pass
+
+    def kill(self) -> None:
+        self.send_signal(signal.SIGKILL)
+
+    def terminate(self) -> None:
+        self.send_signal(signal.SIGKILL)  # process 1 of a namespace ignores SIGTERM; nothing to save
+
+
+class ForkProvisioner(LocalProvisioner):
+    """Get a kernel from the fork server. What to ask for is set by the executor on the
+    kernel manager as ``autograder_launch``: the server's socket, the sandbox spec, the
+    environment, and a function that returns a new socket to the judge."""
+
+    async def launch_kernel(self, cmd, **kwargs):
+        launch = self.parent.autograder_launch
+        connection_file = cmd[cmd.index("-f") + 1]
+        info = self.parent.get_connection_info()
+        for port in ("shell_port", "iopub_port", "stdin_port", "control_port", "hb_port"):
+            # a restarted kernel binds the same paths: remove what the last one left
+            Path(f"{info['ip']}-{info[port]}").unlink(missing_ok=True)
+        request = {"connection": Path(connection_file).read_text(), "spec": launch["spec"], "env": launch["env"],
+                   "extra": [arg for arg in cmd if arg.startswith("--HistoryManager")]}
+        judge_fd = launch["judge_socket"]() if launch.get("judge_socket") else None
+        try:
+            pid = request_kernel(launch["server"], request, judge_fd)
+        finally:
+            if judge_fd is not None:
+                os.close(judge_fd)
+        self.process = ForkedProcess(pid)
+        self.pid = self.pgid = pid
+        self.cwd = launch["spec"]["scratch"]
+        return self.connection_info
+
+    async def kill(self, restart: bool = False) -> None:
+        """SIGKILL, then return only once the kernel is gone: jupyter_client next checks
+        whether it is alive and, if it still is, sleeps 0.1 s before looking again."""
+        import asyncio
+
+        await super().kill(restart)
+        deadline = time.monotonic() + 1
+        while self.process is not None and self.process.poll() is None and time.monotonic() < deadline:
+            await asyncio.sleep(0.002)
+
+
+class ReadyClient(AsyncKernelClient):
+    """jupyter_client's kernel client, ready as soon as the kernel is: a kernel_info reply
+    on shell and a first message on IOPub (the kernel's welcome to a new subscriber, or
+    the status of that request), which proves IOPub is connected. The stock client then
+    also waits for 0.2 s of IOPub silence, over half a forked kernel's start-up; nbclient
+    ignores IOPub messages that belong to no cell anyway."""
+
+    async def _async_wait_for_ready(self, timeout: float | None = None) -> None:
+        from queue import Empty
+
+        deadline = time.monotonic() + (float("inf") if timeout is None else timeout)
+        while True:
+            msg_id = self.kernel_info()
+            try:
+                reply = await self._async_recv_reply(msg_id, timeout=1)
+                await self._async_get_iopub_msg(timeout=0.2)
+            except (TimeoutError, Empty):
+                pass
+            else:
+                self._handle_kernel_info_reply(reply)
+                return
+            if not await self._async_is_alive():
+                raise RuntimeError("Kernel died before replying to kernel_info")
+            if time.monotonic() > deadline:
+                raise RuntimeError("Kernel didn't respond in %d seconds" % timeout)
+
+    wait_for_ready = _async_wait_for_ready
+
+    def _create_connected_socket(self, channel: str, identity: bytes | None = None):
+        """jupyter_client's socket, with ``MAX_MESSAGE`` and ``MAX_QUEUED`` set before it connects."""
+        import zmq
+        from jupyter_client.connect import channel_socket_types
+
+        sock = self.context.socket(channel_socket_types[channel])
+        sock.linger = 1000
+        sock.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
+        sock.setsockopt(zmq.RCVHWM, MAX_QUEUED)
+        if identity:
+            sock.identity = identity
+        sock.connect(self._make_url(channel))
+        return sock
+
+    def start_channels(self, shell: bool = True, iopub: bool = True, stdin: bool = True, hb: bool = True,
+                       control: bool = True) -> None:
+        """Channels whose sends give up after ``SEND_TIMEOUT`` seconds (``zmq.Again``) instead
+        of blocking for ever when the kernel's end is gone, and no heartbeat: whether the
+        kernel lives is read from its process (``ForkedProcess.poll``), and the heartbeat
+        thread, once its socket had lost its peer, blocked ``stop_channels`` for ever."""
+        import zmq
+
+        super().start_channels(shell=shell, iopub=iopub, stdin=stdin, hb=False, control=control)
+        for channel in (self._shell_channel, self._control_channel, self._stdin_channel):
+            if channel is not None and channel.socket is not None:
+                channel.socket.setsockopt(zmq.SNDTIMEO, int(SEND_TIMEOUT * 1000))
+
+
+def install_kernelspec(prefix: Path) -> Path:
+    """Write the kernel spec ``autograder-fork`` under ``prefix`` (add it to JUPYTER_PATH)."""
+    folder = Path(prefix) / "kernels" / KERNEL_NAME
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "kernel.json").write_text(json.dumps({
+        "argv": [sys.executable, "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+        "display_name": "Python 3 (autograder, forked)",
+        "language": "python",
+        "metadata": {"kernel_provisioner": {"provisioner_name": KERNEL_NAME}},
+    }))
+    return folder
+
+
+def main(path: str, settings: dict) -> None:
+    die_with_parent(signal.SIGTERM, settings.get("parent", 0))
+    serve(path, settings)

@@ -1,0 +1,25 @@
+"""nbgrader passes and hooks: our preprocessors, one per module (as nbgrader's own
+``preprocessors/``), and the hooks and exporters around them, each named in
+``nbgrader_config.py`` so that plain ``nbgrader autograde`` and ``autograder grade`` run the same
+pipeline. In the order a submission meets them:
+
+* ``clear_student_metadata.ClearStudentMetadata``: of a submission's metadata, only the checked
+  fields the grader reads;
+* ``safe_deduplicate_ids.SafeDeduplicateIds``: nbgrader's DeduplicateIds, fixed for a duplicated
+  graded cell;
+* ``overwrite_cells.OverwriteCellsInLanguage``: locked cells come back as the instructor wrote
+  them, markdown in the notebook's language;
+* ``fast_check_cell_metadata.FastCheckCellMetadata``: nbgrader's metadata check, its schema
+  validated once;
+* ``judged_execute.JudgedExecute``: nbgrader's Execute in a sandboxed kernel, with the judge told
+  when each test cell runs, and no secret sent to the kernel; a cell that kills or hangs the
+  kernel costs only itself; a notebook has a time and an output budget;
+* ``limit_output_size.LimitOutputSize``: no output keeps more than 100 000 characters of a text;
+* ``apply_verdicts.ApplyVerdicts``: a judged test cell's points are the judge's verdict;
+* ``safe_for_pages.SafeForPages``: nothing a student wrote is live in formgrader or the feedback;
+* feedback: ``concise_test_errors.ConciseTestErrors`` (the diagnosis, not the hidden tests),
+  ``clear_hidden_tests.ClearHiddenTestsOfTestCells``, ``feedback_exporter.FeedbackExporter``;
+* ``hooks``: links, special and oversized files set aside before nbgrader copies a submission;
+  feedback folders keep the pages only;
+* ``export.CellCsvExportPlugin``: ``nbgrader export`` with every cell's scores and comments.
+"""

@@ -1,0 +1,558 @@
+"""The class report: one self-contained HTML page per assignment, and one for the course.
+
+An assignment's page (``reports/<assignment>.html`` in the course folder) shows the
+distribution of the total scores and of each exercise's scores (inline SVG bar charts, each
+with a caption that states its numbers), each exercise's mistakes named in words as the
+class summary names them (``[mistakes]`` in the locale files) with how many students made
+each, who, and one student's message as the grader worded it, the submissions that could not
+be graded and why (their logs in ``autograder-logs/``), and every student's score with a link
+to their feedback page. The course page (``reports/course.html``) puts the lessons side by
+side: each student's score per lesson, who is behind, and which lesson and exercise are
+hardest. Scores come from the gradebook (nbgrader's ``Gradebook``), mistakes from the
+verdicts ``ApplyVerdicts`` keeps in the autograded notebooks. ``autograder grade`` writes
+both pages; ``autograder report`` writes them again without grading. A page needs no
+network: inline CSS, no script, a Content-Security-Policy that forbids loading anything, and
+everything that comes from students (names, ids, messages quoting their code) escaped.
+"""
+from __future__ import annotations
+
+import datetime
+import html
+import json
+import statistics
+from dataclasses import dataclass, field
+from pathlib import Path
+from urllib.parse import quote
+
+from ... import messages
+from ..grading import failures, preflight
+from . import summary
+
+FOLDER = "reports"
+COURSE_PAGE = "course.html"
+BEHIND = 0.5  # below this share of the points so far (or a lesson missing), a student is behind
+EXAMPLE_CHARS = 600  # an example message is cut here
+HARDEST = 5  # exercises listed as the course's hardest
+COMMON = 8  # mistakes listed as the class's most common
+
+
+def t(key: str, **fields) -> str:
+    """A report text (``report.*``), escaped for HTML (fields are escaped with it)."""
+    return html.escape(messages.text(f"report.{key}", **fields))
+
+
+e = html.escape
+
+
+# -- the data ---------------------------------------------------------------------------------
+@dataclass
+class Mistake:
+    mistake: str
+    students: list = field(default_factory=list)
+    example: str = ""  # one student's message, in words
+    rank: tuple = ()  # how good an example it is (lower is better)
+
+
+@dataclass
+class Exercise:
+    """One graded cell (a test cell or a Quick Check)."""
+    name: str
+    notebook: str
+    max_score: float
+    scores: dict = field(default_factory=dict)  # student → score
+    mistakes: dict = field(default_factory=dict)  # mistake id → Mistake
+
+
+@dataclass
+class Student:
+    id: str
+    name: str = ""
+    submitted: bool = False
+    score: float = 0.0  # after the late penalty
+    penalty: float = 0.0
+    failure: str = ""  # why the submission could not be graded (a reason key)
+    feedback: dict = field(default_factory=dict)  # notebook → path of its feedback page
+
+
+@dataclass
+class Assignment:
+    name: str
+    max_score: float = 0.0
+    notebooks: list = field(default_factory=list)
+    exercises: list = field(default_factory=list)
+    students: list = field(default_factory=list)
+
+    @property
+    def submitted(self) -> list:
+        return [s for s in self.students if s.submitted]
+
+    @property
+    def judged(self) -> list:
+        """The submissions that were run (not those scored 0 because they could not be):
+        what each exercise's numbers are about."""
+        return [s for s in self.submitted if not s.failure or s.failure == "feedback"]
+
+
+def collect(root: Path, config, assignments=None, mistakes_of=None) -> list:
+    """Every assignment of the gradebook (or the named ones) with each student's scores;
+    the mistakes too for the assignments in ``mistakes_of`` (default: all; they read every
+    autograded notebook)."""
+    from nbgrader.api import Gradebook, MissingEntry
+    from nbgrader.coursedir import CourseDirectory
+
+    coursedir = CourseDirectory(config=config)
+    found = []
+    with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
+        students = sorted(gb.students, key=lambda s: s.id)
+        for assignment in sorted(gb.assignments, key=lambda a: a.name):
+            if assignments is not None and assignment.name not in assignments:
+                continue
+            data = Assignment(assignment.name, assignment.max_score or 0.0)
+            order = _cell_order(coursedir, assignment.name)
+            for notebook in sorted(assignment.notebooks, key=lambda n: n.name):
+                data.notebooks.append(notebook.name)
+                cells = sorted(notebook.grade_cells, key=lambda c: (order.get((notebook.name, c.name), len(order)), c.name))
+                data.exercises += [Exercise(c.name, notebook.name, c.max_score or 0.0) for c in cells]
+            by_name = {(x.notebook, x.name): x for x in data.exercises}
+            failed = failures.recorded(root, assignment.name)
+            for student in students:
+                row = Student(student.id, " ".join(filter(None, [student.first_name, student.last_name])))
+                try:
+                    submission = gb.find_submission(assignment.name, student.id)
+                except MissingEntry:
+                    data.students.append(row)
+                    continue
+                row.submitted, row.penalty = True, submission.late_submission_penalty or 0.0
+                row.score = max(0.0, (submission.score or 0.0) - row.penalty)
+                row.failure = failed.get(student.id, "")
+                for notebook in submission.notebooks:
+                    for grade in notebook.grades:
+                        exercise = by_name.get((notebook.name, grade.name))
+                        if exercise is not None:
+                            exercise.scores[student.id] = grade.score or 0.0
+                    page = Path(coursedir.format_path(coursedir.feedback_directory, student.id, assignment.name)) \
+                        / f"{notebook.name}.html"
+                    if page.is_file():
+                        row.feedback[notebook.name] = page
+                data.students.append(row)
+            if mistakes_of is None or assignment.name in mistakes_of:
+                _read_mistakes(coursedir, data)
+            found.append(data)
+    return found
+
+
+def _cell_order(coursedir, assignment: str) -> dict:
+    """(notebook, grade id) → position in the instructor's source notebook."""
+    folder = Path(coursedir.format_path(coursedir.source_directory, ".", assignment))
+    order = {}
+    for path in sorted(folder.glob("*.ipynb")):
+        try:
+            cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        except (OSError, ValueError, KeyError):
+            continue
+        for cell in cells:
+            grade_id = cell.get("metadata", {}).get("nbgrader", {}).get("grade_id")
+            if grade_id:
+                order.setdefault((path.stem, grade_id), len(order))
+    return order
+
+
+def _read_mistakes(coursedir, data: Assignment) -> None:
+    """Each exercise's mistakes, from the verdicts in the autograded notebooks (a student's
+    notebook is read as untrusted data: anything malformed is skipped)."""
+    by_name = {(x.notebook, x.name): x for x in data.exercises}
+    for student in data.judged:
+        folder = Path(coursedir.format_path(coursedir.autograded_directory, student.id, data.name))
+        for notebook in data.notebooks:
+            try:
+                nb = json.loads((folder / f"{notebook}.ipynb").read_text(encoding="utf-8"))
+                failed = summary.failed_cells(nb) if isinstance(nb, dict) else []
+            except (OSError, ValueError, AttributeError, TypeError):
+                continue
+            for cell in failed:
+                exercise = by_name.get((notebook, cell.grade_id))
+                if exercise is None or exercise.scores.get(student.id, 0.0) >= exercise.max_score > 0:
+                    continue  # a cell given full points by hand in formgrader is no mistake
+                seen = exercise.mistakes.setdefault(cell.mistake[:100], Mistake(cell.mistake[:100]))
+                if student.id in seen.students:
+                    continue
+                seen.students.append(student.id)
+                text, readable = _message(cell)
+                rank = (not readable, len(text))
+                if text and (not seen.example or rank < seen.rank):
+                    seen.example, seen.rank = text, rank
+
+
+def _message(cell) -> tuple:
+    """The failed cell's message in words (the verdict's, else the error the cell showed),
+    and whether it is a real one: the shortest real message is a mistake's example."""
+    if cell.key:
+        text = messages.render(cell.key, cell.fields)
+        readable = cell.key == "judge.malformed" or text != messages.render("judge.malformed", {})
+    else:
+        text, readable = cell.error, True
+    text = " ".join(str(text).split())
+    return (text if len(text) <= EXAMPLE_CHARS else text[:EXAMPLE_CHARS - 1] + "…"), readable
+
+
+def mistake_name(mistake: str) -> str:
+    """A mistake's name in words, as the class summary and students' hints name it."""
+    if mistake.startswith("error:"):
+        return messages.text("general.error_named", error=mistake.removeprefix("error:"))
+    return messages.text(f"mistakes.{mistake}") if messages.has(f"mistakes.{mistake}") else mistake
+
+
+# -- plots ------------------------------------------------------------------------------------
+def points(value: float) -> str:
+    return f"{value:g}"
+
+
+def histogram(scores, top: float) -> list:
+    """[(label, number of students)]: one bar per point when the points are whole, else ten."""
+    scores = list(scores)
+    if top <= 0:
+        return [("0", len(scores))]
+    if top <= 20 and float(top).is_integer() and all(float(s).is_integer() for s in scores):
+        return [(str(k), sum(1 for s in scores if int(s) == k)) for k in range(int(top) + 1)]
+    width = top / 10
+    bars = []
+    for k in range(10):
+        low, high = k * width, (k + 1) * width
+        inside = [s for s in scores if low <= s < high or (k == 9 and s >= high)]
+        bars.append((f"{points(round(low, 2))}–{points(round(high, 2))}", len(inside)))
+    return bars
+
+
+def bar_chart(ident: str, bars: list, title: str, caption: str, x_label: str, y_label: str,
+              percent: bool = False) -> str:
+    """A figure: an SVG bar chart whose text alternative is its title and its caption (which
+    states every bar's number); screen readers read those, not the drawing."""
+    n = max(len(bars), 1)
+    longest = max([len(label) for label, _ in bars] + [1])
+    step = max(34 if n <= 12 else 22, int(6.5 * longest) + 10)
+    left, bottom, top_margin, height = 40, 44, 22, 130
+    width = left + step * n + 12
+    tallest = max([count for _, count in bars] + [1])
+    if percent:
+        tallest = 100
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + bottom + top_margin}" '
+             f'viewBox="0 0 {width} {height + bottom + top_margin}" role="img" '
+             f'aria-labelledby="{ident}-title {ident}-caption">',
+             f'<title id="{ident}-title">{e(title)}</title>',
+             f'<line x1="{left}" y1="{top_margin + height}" x2="{width - 6}" y2="{top_margin + height}" class="axis"/>',
+             f'<text x="{left - 6}" y="{top_margin + 4}" class="tick" text-anchor="end">{tallest}</text>',
+             f'<text x="{left - 6}" y="{top_margin + height}" class="tick" text-anchor="end">0</text>',
+             f'<text x="10" y="{top_margin + height / 2}" class="label" text-anchor="middle" '
+             f'transform="rotate(-90 10 {top_margin + height / 2})">{e(y_label)}</text>',
+             f'<text x="{left + step * n / 2}" y="{top_margin + height + 38}" class="label" '
+             f'text-anchor="middle">{e(x_label)}</text>']
+    for i, (label, count) in enumerate(bars):
+        h = height * count / tallest
+        x = left + i * step + 3
+        shown = f"{count:.0f}%" if percent else str(count)
+        parts.append(f'<rect x="{x}" y="{top_margin + height - h:.1f}" width="{step - 6}" height="{h:.1f}" class="bar"/>')
+        parts.append(f'<text x="{x + (step - 6) / 2}" y="{top_margin + height - h - 4:.1f}" class="count" '
+                     f'text-anchor="middle">{e(shown)}</text>')
+        parts.append(f'<text x="{x + (step - 6) / 2}" y="{top_margin + height + 14}" class="tick" '
+                     f'text-anchor="middle">{e(label)}</text>')
+    parts.append("</svg>")
+    return (f'<figure class="plot">{"".join(parts)}'
+            f'<figcaption id="{ident}-caption">{e(caption)}</figcaption></figure>')
+
+
+def _bars_in_words(bars: list, percent: bool = False) -> str:
+    return messages.text("report.and").join(
+        messages.text("report.bar_percent" if percent else "report.bar", label=label,
+                      count=f"{count:.0f}" if percent else count) for label, count in bars)
+
+
+def score_plot(ident: str, what: str, scores, top: float) -> str:
+    bars = histogram(scores, top)
+    said = _bars_in_words([bar for bar in bars if bar[1]])  # the empty bars go without saying
+    if any(not count for _, count in bars):
+        said += messages.text("report.and") + messages.text("report.nobody_else")
+    caption = messages.text("report.distribution_caption", what=what, max_score=points(top), bars=said)
+    return bar_chart(ident, bars, messages.text("report.distribution_title", what=what), caption,
+                     messages.text("report.axis_points"), messages.text("report.axis_students"))
+
+
+# -- the pages --------------------------------------------------------------------------------
+STYLE = """
+body { font: 15px/1.45 system-ui, sans-serif; color: #1d1d1f; margin: 0 auto; max-width: 1100px; padding: 1em 1.5em; }
+h1 { font-size: 1.6em; margin-bottom: .2em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #ccc; }
+h3 { margin-bottom: .3em; } .muted { color: #555; }
+table { border-collapse: collapse; margin: .5em 0 1em; } th, td { border: 1px solid #ccc; padding: .25em .5em;
+  text-align: left; vertical-align: top; } th { background: #f2f2f2; } td.num { text-align: right; }
+.exercise { display: flex; flex-wrap: wrap; gap: 1.5em; align-items: flex-start; }
+.exercise > div { flex: 1 1 420px; min-width: 0; }
+figure.plot { margin: .3em 0; } figcaption { font-size: .85em; color: #444; max-width: 28em; }
+svg .bar { fill: #3a6ea5; } svg .axis { stroke: #333; } svg text { font: 11px system-ui, sans-serif; fill: #222; }
+svg .label { font-size: 12px; } .example { font-size: .9em; color: #333; }
+.warn { color: #8a1c1c; } a { color: #0b57a4; }
+nav a { margin-right: 1em; }
+"""
+CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
+
+
+def _page(title: str, body: str) -> str:
+    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
+            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
+            f"<title>{title}</title><style>{STYLE}</style></head>\n<body>\n{body}\n</body></html>\n")
+
+
+def _link(path: Path, folder: Path, text: str) -> str:
+    """A relative link from a page in ``folder`` to ``path`` (each part percent-encoded)."""
+    relative = Path(_relpath(path, folder))
+    href = "/".join(quote(part, safe="") for part in relative.parts)
+    return f'<a href="{e(href)}">{text}</a>'
+
+
+def _relpath(path: Path, folder: Path) -> str:
+    import os
+
+    return os.path.relpath(path, folder)
+
+
+def _who(student: Student) -> str:
+    return e(student.id) + (f' <span class="muted">({e(student.name)})</span>' if student.name else "")
+
+
+def _reason(reason: str) -> str:
+    key = f"report.reason_{reason}"
+    return t(f"reason_{reason}") if messages.has(key) else t("reason_other", reason=reason)
+
+
+def assignment_page(root: Path, data: Assignment) -> str:
+    folder = Path(root) / FOLDER
+    submitted = data.submitted
+    failed = [s for s in submitted if s.failure]
+    missing = [s for s in data.students if not s.submitted]
+    totals = [s.score for s in submitted]
+    links = {s.id: s for s in data.students}
+    out = [f"<nav>{_link(folder / COURSE_PAGE, folder, t('course_link'))}</nav>",
+           f"<h1>{t('title', assignment=data.name)}</h1>",
+           f"<p class=\"muted\">{t('written', time=_now())}</p>",
+           f"<p>{t('counts', submitted=len(submitted), students=len(data.students), failed=len(failed), missing=len(missing))}</p>"]
+    # the total scores
+    out.append(f"<h2>{t('scores_heading')}</h2><div class=\"exercise\"><div>")
+    if totals:
+        out.append(f"<p>{t('average', mean=points(round(statistics.mean(totals), 2)), median=points(statistics.median(totals)), max_score=points(data.max_score))}</p>")
+        out.append(score_plot("total", messages.text("report.total", assignment=data.name), totals, data.max_score))
+    else:
+        out.append(f"<p>{t('no_submissions')}</p>")
+    out.append(f"</div><div>{_common_mistakes(data)}</div></div>")
+    # the submissions that could not be graded
+    out.append(f"<h2>{t('failed_heading')}</h2>")
+    if failed:
+        out.append(f"<table><tr><th>{t('col_student')}</th><th>{t('col_why')}</th><th>{t('col_log')}</th></tr>")
+        for student in failed:
+            log = failures.log_path(root, data.name, student.id)
+            out.append(f"<tr><td>{_who(student)}</td><td>{_reason(student.failure)}</td>"
+                       f"<td>{_link(log, folder, t('log')) if log.is_file() else ''}</td></tr>")
+        out.append("</table>")
+    else:
+        out.append(f"<p>{t('failed_none')}</p>")
+    # each exercise
+    out.append(f"<h2>{t('exercises_heading')}</h2>")
+    for i, exercise in enumerate(data.exercises):
+        scores = [exercise.scores.get(s.id, 0.0) for s in data.judged]
+        out.append(f"<section class=\"exercise-block\" id=\"ex{i}\"><h3><code>{e(exercise.name)}</code> "
+                   f"<span class=\"muted\">{t('max_points', max_score=points(exercise.max_score))}"
+                   + (f" · {t('mean', mean=points(round(statistics.mean(scores), 2)))}" if scores else "")
+                   + "</span></h3><div class=\"exercise\">")
+        if scores:
+            out.append("<div>" + score_plot(f"ex{i}", messages.text("report.exercise", exercise=exercise.name),
+                                              scores, exercise.max_score) + "</div>")
+        out.append("<div>" + _mistakes_table(exercise, links, folder, data.name) + "</div></div></section>")
+    # every student
+    out.append(f"<h2>{t('students_heading')}</h2>")
+    out.append(_students_table(data, folder))
+    return _page(t("title", assignment=data.name), "\n".join(out))
+
+
+def _common_mistakes(data: Assignment) -> str:
+    """The class's most common mistakes, counted once per student as the class summary counts
+    them, each with the exercises it was made in (linked)."""
+    found: dict = {}
+    for i, exercise in enumerate(data.exercises):
+        for mistake in exercise.mistakes.values():
+            students, places = found.setdefault(mistake.mistake, (set(), []))
+            students.update(mistake.students)
+            places.append((i, exercise.name))
+    if not found:
+        return ""
+    rows = [f"<h3>{t('common_heading')}</h3><table><tr><th>{t('col_mistake_only')}</th><th>{t('col_exercises')}</th>"
+            f"<th>{t('col_count')}</th></tr>"]
+    ranked = sorted(found.items(), key=lambda item: (-len(item[1][0]), item[1][1][0][0], item[0]))
+    for mistake, (students, places) in ranked[:COMMON]:
+        where = ", ".join(f'<a href="#ex{i}"><code>{e(name)}</code></a>' for i, name in places)
+        rows.append(f"<tr><td>{e(mistake_name(mistake))}</td><td>{where}</td><td class=\"num\">{len(students)}</td></tr>")
+    rows.append("</table>")
+    return "".join(rows)
+
+
+def _mistakes_table(exercise: Exercise, students: dict, folder: Path, assignment: str) -> str:
+    if not exercise.mistakes:
+        return f"<p>{t('no_mistakes')}</p>"
+    rows = [f"<table><tr><th>{t('col_mistake')}</th><th>{t('col_count')}</th><th>{t('col_who')}</th></tr>"]
+    for mistake in sorted(exercise.mistakes.values(), key=lambda m: (-len(m.students), m.mistake)):
+        who = ", ".join(_feedback_link(students[s], exercise.notebook, folder, e(s)) if s in students else e(s)
+                        for s in sorted(mistake.students))
+        example = (f'<div class="example">{t("example")} <q>{e(mistake.example)}</q></div>'
+                   if mistake.example else "")
+        rows.append(f"<tr><td>{e(mistake_name(mistake.mistake))}{example}</td>"
+                    f"<td class=\"num\">{len(mistake.students)}</td><td>{who}</td></tr>")
+    rows.append("</table>")
+    return "".join(rows)
+
+
+def _feedback_link(student: Student, notebook: str, folder: Path, text: str) -> str:
+    page = student.feedback.get(notebook)
+    return _link(page, folder, text) if page else text
+
+
+def _students_table(data: Assignment, folder: Path) -> str:
+    head = "".join(f"<th><code>{e(x.name)}</code></th>" for x in data.exercises)
+    rows = [f"<table><tr><th>{t('col_student')}</th><th>{t('col_score', max_score=points(data.max_score))}</th>"
+            f"{head}<th>{t('col_penalty')}</th><th>{t('col_feedback')}</th></tr>"]
+    for student in data.students:
+        if not student.submitted:
+            rows.append(f"<tr><td>{_who(student)}</td><td colspan=\"{len(data.exercises) + 3}\" class=\"muted\">"
+                        f"{t('not_submitted')}</td></tr>")
+            continue
+        cells = "".join(f"<td class=\"num\">{points(x.scores[student.id]) if student.id in x.scores else ''}</td>"
+                        for x in data.exercises)
+        feedback = ", ".join(_link(page, folder, e(notebook)) for notebook, page in student.feedback.items()) \
+            or f"<span class=\"muted\">{t('no_feedback')}</span>"
+        status = f' <span class="warn">({_reason(student.failure)})</span>' if student.failure else ""
+        rows.append(f"<tr><td>{_who(student)}{status}</td><td class=\"num\">{points(round(student.score, 2))}</td>"
+                    f"{cells}<td class=\"num\">{points(student.penalty) if student.penalty else ''}</td>"
+                    f"<td>{feedback}</td></tr>")
+    rows.append("</table>")
+    return "".join(rows)
+
+
+def course_page(root: Path, course: str, assignments: list, ungraded: list) -> str:
+    """Every lesson side by side: who is behind, which lesson and exercise are hardest."""
+    folder = Path(root) / FOLDER
+    out = [f"<h1>{t('course_title', course=course)}</h1>", f"<p class=\"muted\">{t('written', time=_now())}</p>"]
+    # the lessons
+    out.append(f"<h2>{t('lessons_heading')}</h2>")
+    rows = [f"<table><tr><th>{t('col_lesson')}</th><th>{t('col_submitted')}</th><th>{t('col_mean')}</th>"
+            f"<th>{t('col_hardest')}</th></tr>"]
+    bars, exercises = [], []
+    for data in assignments:
+        shares = [s.score / data.max_score for s in data.submitted if data.max_score]
+        mean = 100 * statistics.mean(shares) if shares else None
+        if mean is not None:
+            bars.append((data.name, mean))
+        ranked = []
+        for x in data.exercises:
+            values = [x.scores[s.id] / x.max_score for s in data.judged if s.id in x.scores and x.max_score]
+            if values:
+                ranked.append((100 * statistics.mean(values), x.name))
+                exercises.append((100 * statistics.mean(values), data.name, x.name, len(values)))
+        hardest = min(ranked) if ranked else None
+        page = folder / f"{data.name}.html"
+        rows.append(f"<tr><td>{_link(page, folder, e(data.name))}</td>"
+                    f"<td class=\"num\">{len(data.submitted)} / {len(data.students)}</td>"
+                    f"<td class=\"num\">{'' if mean is None else f'{mean:.0f}%'}</td>"
+                    f"<td>{'' if hardest is None else f'<code>{e(hardest[1])}</code> ({hardest[0]:.0f}%)'}</td></tr>")
+    for name in ungraded:
+        rows.append(f"<tr><td>{e(name)}</td><td colspan=\"3\" class=\"muted\">{t('not_graded_yet')}</td></tr>")
+    rows.append("</table>")
+    out.append("".join(rows))
+    if len(bars) > 1:  # a comparison needs two lessons
+        hardest_lesson = min(bars, key=lambda b: b[1])
+        out.append(f"<p>{t('hardest_lesson', lesson=hardest_lesson[0], mean=f'{hardest_lesson[1]:.0f}')}</p>")
+        caption = messages.text("report.lessons_caption", bars=_bars_in_words(bars, percent=True))
+        out.append(bar_chart("lessons", bars, messages.text("report.lessons_title"), caption,
+                             messages.text("report.axis_lessons"), messages.text("report.axis_mean"), percent=True))
+    if exercises:
+        out.append(f"<h2>{t('hardest_heading')}</h2>")
+        rows = [f"<table><tr><th>{t('col_exercise')}</th><th>{t('col_lesson')}</th><th>{t('col_mean')}</th>"
+                f"<th>{t('col_graded')}</th></tr>"]
+        for mean, lesson, name, count in sorted(exercises)[:HARDEST]:
+            rows.append(f"<tr><td><code>{e(name)}</code></td><td>{e(lesson)}</td><td class=\"num\">{mean:.0f}%</td>"
+                        f"<td class=\"num\">{count}</td></tr>")
+        rows.append("</table>")
+        out.append("".join(rows))
+    # the students
+    out.append(f"<h2>{t('behind_heading')}</h2><p>{t('behind_rule', share=f'{100 * BEHIND:.0f}')}</p>")
+    out.append(_course_students(assignments, folder))
+    return _page(t("course_title", course=course), "\n".join(out))
+
+
+def _course_students(assignments: list, folder: Path) -> str:
+    ids = sorted({s.id for data in assignments for s in data.students})
+    rows = []
+    for student in ids:
+        cells, got, possible, missing, failed = [], 0.0, 0.0, [], []
+        for data in assignments:
+            row = next((s for s in data.students if s.id == student), None)
+            graded_by_anyone = bool(data.submitted)
+            if row is None or not row.submitted:
+                cells.append(f"<td class=\"muted\">{t('not_submitted')}</td>")
+                if graded_by_anyone:
+                    missing.append(data.name)
+                    possible += data.max_score
+                continue
+            got, possible = got + row.score, possible + data.max_score
+            note = f' <span class="warn">({_reason(row.failure)})</span>' if row.failure else ""
+            if row.failure and row.failure != "feedback":
+                failed.append(data.name)
+            cells.append(f"<td class=\"num\">{points(round(row.score, 2))} / {points(data.max_score)}{note}</td>")
+        share = got / possible if possible else 0.0
+        behind = bool(missing or failed) or share < BEHIND
+        why = []
+        if missing:
+            why.append(messages.text("report.behind_missing", lessons=", ".join(missing)))
+        if failed:
+            why.append(messages.text("report.behind_failed", lessons=", ".join(failed)))
+        if share < BEHIND and possible:
+            why.append(messages.text("report.behind_share", share=f"{100 * share:.0f}"))
+        rows.append((not behind, share, student, cells, "; ".join(why)))
+    head = "".join(f"<th>{_link(folder / f'{data.name}.html', folder, e(data.name))}</th>" for data in assignments)
+    table = [f"<table><tr><th>{t('col_student')}</th>{head}<th>{t('col_total')}</th><th>{t('col_behind')}</th></tr>"]
+    for ok, share, student, cells, why in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
+        table.append(f"<tr><td>{e(student)}</td>{''.join(cells)}<td class=\"num\">{100 * share:.0f}%</td>"
+                     f"<td class=\"{'' if ok else 'warn'}\">{e(why)}</td></tr>")
+    table.append("</table>")
+    return "".join(table)
+
+
+def _now() -> str:
+    return datetime.datetime.now().astimezone().strftime("%Y-%m-%d %H:%M %Z").strip()
+
+
+# -- writing ----------------------------------------------------------------------------------
+def write_all(root: Path, config, assignments: list | None = None) -> list:
+    """Write the pages of ``assignments`` (default: every one in the gradebook) and the course
+    page; returns their paths, the course page last."""
+    from nbgrader.coursedir import CourseDirectory
+
+    root = Path(root)
+    everything = collect(root, config, mistakes_of=set(assignments) if assignments is not None else None)
+    wanted = [d for d in everything if assignments is None or d.name in assignments]
+    folder = root / FOLDER
+    folder.mkdir(exist_ok=True)
+    written = []
+    for data in wanted:
+        path = folder / f"{data.name}.html"
+        _write(path, assignment_page(root, data))
+        written.append(path)
+    graded = {d.name for d in everything}
+    ungraded = sorted(preflight.source_assignments(root, config) - graded)
+    course = CourseDirectory(config=config).course_id or ""
+    path = folder / COURSE_PAGE
+    _write(path, course_page(root, course, everything, ungraded))
+    written.append(path)
+    return written
+
+
+def _write(path: Path, text: str) -> None:
+    """Replace a page whole (a reader never sees half of one)."""
+    partial = path.with_name(f".{path.name}.partial")
+    partial.write_text(text, encoding="utf-8")
+    partial.replace(path)

@@ -1,0 +1,118 @@
+"""OverwriteCellsInLanguage: locked cells come back as the instructor wrote them, markdown in
+the notebook's language; code and tests exactly as nbgrader's OverwriteCells puts them back."""
+from __future__ import annotations
+
+import copy
+import warnings
+
+import nbformat
+from helpers import ROOT
+from nbformat.v4 import new_code_cell, new_notebook
+from nbgrader import utils
+from nbgrader.api import Gradebook
+from nbgrader.preprocessors import OverwriteCells
+from traitlets.config import Config
+
+from autograder.instructor.passes.overwrite_cells import (
+    OverwriteCellsInLanguage,
+    give_ids,
+)
+
+
+def _locked(cell, grade_id, **extra):
+    cell.metadata.nbgrader = {"grade": False, "solution": False, "locked": True, "grade_id": grade_id,
+                              "schema_version": 3, **extra}
+    cell.metadata.nbgrader["checksum"] = utils.compute_checksum(cell)
+    return cell
+
+
+NAME = "03_zeroing_grad"
+
+
+def _course(tmp_path):
+    """A course holding lesson 3's source notebook, a gradebook with two of its cells (the
+    English title and a test), and a student's notebook of those two cells."""
+    source = nbformat.read(str(ROOT / "source" / NAME / f"{NAME}.ipynb"), as_version=4)
+    intro = next(c for c in source.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "title")
+    intro = _locked(copy.deepcopy(intro), "title")
+    test = _locked(new_code_cell("check_train_loop(train)"), "tests", grade=True, points=4)
+    (tmp_path / "source" / NAME).mkdir(parents=True)
+    nbformat.write(source, str(tmp_path / "source" / NAME / f"{NAME}.ipynb"))
+    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(db) as gb:
+        gb.add_assignment(NAME)
+        gb.add_notebook(NAME, NAME)
+        for cell in (intro, test):
+            gb.update_or_create_source_cell(cell.metadata.nbgrader["grade_id"], NAME, NAME, cell_type=cell.cell_type,
+                                            locked=True, source=cell.source,
+                                            checksum=cell.metadata.nbgrader["checksum"])
+        gb.update_or_create_grade_cell("tests", NAME, NAME, max_score=4, cell_type="code")
+    student = new_notebook(cells=[copy.deepcopy(intro), copy.deepcopy(test)])
+    student.cells[1].source = "pass  # the student's edit of a locked test"
+    resources = {"nbgrader": {"notebook": NAME, "assignment": NAME, "db_url": db}}
+    config = Config()
+    config.CourseDirectory.root = str(tmp_path)
+    return student, resources, config, intro.source
+
+
+def _overwritten(student, resources, config, language=None, text=None):
+    student = copy.deepcopy(student)
+    if language is not None:
+        student.metadata["autograd_lessons"] = {"language": language}
+    if text is not None:
+        student.cells[0].source = text
+    return OverwriteCellsInLanguage(config=config).preprocess(student, copy.deepcopy(resources))[0]
+
+
+SCRIPT = "# Lesson 3\n<script>fetch('/api/contents')</script><img src=x onerror=alert(1)>"
+
+
+def test_locked_prose_comes_back_in_the_notebooks_language_whatever_the_student_wrote(tmp_path):
+    from autograder.instructor.course import read_prose
+
+    student, resources, config, english = _course(tmp_path)
+    spanish = read_prose("es", NAME)["title"].strip("\n")
+    for language, text, expected in [("es", SCRIPT, spanish), ("es", spanish, spanish), ("es", None, spanish),
+                                     ("en", SCRIPT, english), (None, SCRIPT, english),
+                                     ("../../../tmp/evil", SCRIPT, english), ("zh", SCRIPT,
+                                                                             read_prose("zh", NAME)["title"].strip())]:
+        ours = _overwritten(student, resources, config, language, text)
+        assert ours.cells[0].source == expected, (language, text)
+    theirs, _ = OverwriteCells().preprocess(copy.deepcopy(student), copy.deepcopy(resources))
+    ours = _overwritten(student, resources, config, "es")
+    assert ours.cells[1].source == theirs.cells[1].source == "check_train_loop(train)"
+    assert ours.cells[1].metadata == theirs.cells[1].metadata
+
+
+def test_a_deleted_test_comes_back_with_an_id(tmp_path):
+    """nbgrader puts a deleted test cell back without a cell id (nbformat then warns on the
+    instructor's terminal); ours gets one, unlike any other id of the notebook."""
+    answer = new_code_cell("def train(): ...")
+    answer.metadata.nbgrader = {"grade": False, "solution": True, "locked": False, "grade_id": "answer",
+                                "schema_version": 3}
+    test = _locked(new_code_cell("check_train_loop(train)"), "tests", grade=True, points=4)
+    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    with Gradebook(db) as gb:
+        gb.add_assignment("a")
+        gb.add_notebook("nb", "a")
+        for cell in (answer, test):
+            gb.update_or_create_source_cell(cell.metadata.nbgrader["grade_id"], "nb", "a", cell_type="code",
+                                            locked=cell.metadata.nbgrader["locked"], source=cell.source,
+                                            checksum=cell.metadata.nbgrader.get("checksum"))
+        gb.update_or_create_solution_cell("answer", "nb", "a")
+        gb.update_or_create_grade_cell("tests", "nb", "a", max_score=4, cell_type="code")
+    student = new_notebook(cells=[copy.deepcopy(answer)])  # the test cell deleted
+    student.cells[0].id = "tests-restored"  # the id ours would choose first
+    resources = {"nbgrader": {"notebook": "nb", "assignment": "a", "db_url": db}}
+    ours, _ = OverwriteCellsInLanguage(add_missing_cells=True).preprocess(copy.deepcopy(student),
+                                                                            copy.deepcopy(resources))
+    theirs, _ = OverwriteCells(add_missing_cells=True).preprocess(copy.deepcopy(student), copy.deepcopy(resources))
+    assert "id" not in theirs.cells[1]  # what plain nbgrader gives
+    assert ours.cells[1]["metadata"]["nbgrader"]["grade_id"] == "tests" and ours.cells[1]["id"] == "tests-restored-2"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        nbformat.validate(ours)
+    old_format = nbformat.from_dict({"nbformat": 4, "nbformat_minor": 4, "metadata": {}, "cells": [
+        {"cell_type": "code", "metadata": {}, "source": "", "outputs": [], "execution_count": None}]})
+    give_ids(old_format)  # a format without cell ids gets none
+    assert "id" not in old_format.cells[0]
