@@ -3,6 +3,10 @@
 The language comes from the ``AUTOGRAD_LESSONS_LANG`` environment variable (default
 ``en``); a key missing from a translation falls back to English. The ``lessons``
 package reads its own locale folder through the same class.
+
+A message that depends on a number is a table of its plural forms, chosen by the field
+``count`` with the language's rule (``plural``): ``{one = "…", other = "…"}`` (Chinese needs
+``other`` only; French says "one" of 0 and 1), so no message reads "time(s)".
 """
 from __future__ import annotations
 
@@ -54,6 +58,27 @@ def _notebook_language() -> str | None:
     return found.pop() if len(found) == 1 else None
 
 
+def plural(lang: str, count) -> str:
+    """The plural form ("one" or "other") of ``count`` in ``lang`` (CLDR's rules for the
+    course's languages)."""
+    try:
+        n = abs(float(count))
+    except (TypeError, ValueError):
+        return "other"
+    if lang == "zh":
+        return "other"
+    if lang in ("fr", "pt"):  # 0 and 1 (and 1.5) take the singular
+        return "one" if n < 2 else "other"
+    return "one" if n == 1 else "other"
+
+
+def choose(template, lang: str, fields: dict):
+    """A template, or its plural form for ``fields["count"]`` when it is a table of forms."""
+    if isinstance(template, dict) and "other" in template:
+        return template.get(plural(lang, fields.get("count")), template["other"])
+    return template
+
+
 class Messages:
     """Message templates of one package, looked up as ``section.name``."""
 
@@ -79,8 +104,8 @@ class Messages:
         return node_lang if node_lang is not None else node_en
 
     def text(self, key: str, **fields) -> str:
-        """The message at ``key`` with ``fields`` filled in."""
-        return self.raw(key).format(**fields)
+        """The message at ``key`` with ``fields`` filled in (its plural form for ``count``)."""
+        return choose(self.raw(key), language(), fields).format(**fields)
 
 
 # Sections for the instructor only, in English until someone translates them: a translation
@@ -92,11 +117,12 @@ text = _GRADER.text
 
 
 def has(key: str) -> bool:
-    """Whether the grader's (English) messages have an entry ``key``."""
+    """Whether the grader's (English) messages have an entry ``key`` (a text, or its plural forms)."""
     try:
-        return isinstance(_GRADER.raw(key, "en"), str)
+        entry = _GRADER.raw(key, "en")
     except (KeyError, TypeError):
         return False
+    return isinstance(entry, str) or isinstance(entry, dict) and "other" in entry
 
 
 def render(key: str, fields: dict, lang: str | None = None) -> str:
@@ -107,7 +133,7 @@ def render(key: str, fields: dict, lang: str | None = None) -> str:
     try:
         values = {name: render(v["$key"], v.get("fields", {}), lang)
                   if isinstance(v, dict) and "$key" in v else v for name, v in fields.items()}
-        template = _GRADER.raw(key, lang)
+        template = choose(_GRADER.raw(key, lang), known(lang) if lang else language(), values)
         if not isinstance(template, str):
             raise KeyError(key)
         return template.format(**values)

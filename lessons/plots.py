@@ -108,7 +108,7 @@ class PileUpPlot:
         steps = range(1, calls + 1)
         self.without.set_data(steps, data["without"])
         self.cleared.set_data(steps, data["with"])
-        caption = text("pileup.caption", calls=calls, w=data["w"], piled=data["without"][-1],
+        caption = text("pileup.caption", count=calls, calls=calls, w=data["w"], piled=data["without"][-1],
                        single=data["with"][-1])
         return self.live.png(), caption
 

@@ -96,7 +96,7 @@ LESSON2 = [
             t = torch.tensor(x, dtype=torch.float64)
             h = 1e-6
             return ((f(t + h) - f(t - h)) / (2 * h)).item()
-    """, "no_autograd", ["2 time(s)", "requires_grad=True"]),
+    """, "no_autograd", ["2 times", "requires_grad=True"]),
     sol("derivative", "returns_tensor", """
         def derivative(f, x):
             t = torch.tensor(x, requires_grad=True)

@@ -185,7 +185,7 @@ def test_a_second_run_has_nothing_to_do_and_a_changed_submission_is_graded_alone
     (root / "submitted" / "bob" / NAME / f"{NAME}.ipynb").write_bytes(
         (root / "submitted" / "alice" / NAME / f"{NAME}.ipynb").read_bytes())
     done = run(["--scheduler", local.scheduler_address, "--timeout", "10"], root, env)
-    assert "1 submissions graded" in done.stdout, done.stdout
+    assert "1 submission graded" in done.stdout, done.stdout
     after = db_scores(url)
     assert after["bob"] == before["alice"]
     assert {s: v for s, v in after.items() if s != "bob"} == {s: v for s, v in before.items() if s != "bob"}

@@ -64,3 +64,17 @@ def test_every_mistake_has_a_name_for_the_class_summary():
     assert len(ids) > 60
     named = grader_messages._GRADER.catalogue("en")["mistakes"]
     assert ids <= set(named), sorted(ids - set(named))
+
+
+def test_a_number_picks_its_plural_form_in_each_language():
+    from autograder.messages import plural, render
+
+    assert [plural("en", n) for n in (0, 1, 2)] == ["other", "one", "other"]
+    assert [plural("fr", n) for n in (0, 1, 2)] == ["one", "one", "other"]
+    assert [plural("zh", n) for n in (1, 2)] == ["other", "other"]
+    once = render("backward.no_autograd", {"calls": 1, "count": 1}, "en")
+    twice = render("backward.no_autograd", {"calls": 2, "count": 2}, "en")
+    assert once.startswith("Your function called f once,") and twice.startswith("Your function called f 2 times,")
+    assert render("backward.no_autograd", {"calls": 2, "count": 2}, "es").startswith("Tu función llamó a f 2 veces,")
+    assert render("backward.no_autograd", {"calls": 1, "count": 1}, "sv").startswith("Din funktion anropade f en gång,")
+    assert "(s)" not in once + twice

@@ -28,9 +28,10 @@ CODE = re.compile(r"```.*?```|`[^`]*`|\$[^$]*\$|\{[a-z_0-9]*(?::[^}]*)?\}|https?
 
 
 def _flat(node, prefix=""):
+    """(key, message) of a catalogue; a table of plural forms is one message."""
     for key, value in node.items():
         name = f"{prefix}.{key}" if prefix else key
-        if isinstance(value, dict):
+        if isinstance(value, dict) and "other" not in value:
             yield from _flat(value, name)
         else:
             yield name, value
@@ -41,8 +42,11 @@ def _load(path) -> dict:
         return dict(_flat(tomllib.load(f)))
 
 
-def _placeholders(text: str) -> set:
-    return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None}
+def _placeholders(text) -> set:
+    """The fields a message fills in (of all its plural forms together)."""
+    if isinstance(text, dict):
+        return set().union(*(_placeholders(form) for form in text.values()))
+    return {field for _, field, _, _ in string.Formatter().parse(text) if field is not None} - {"count"}
 
 
 def english_words(text: str) -> set:
@@ -64,7 +68,7 @@ def test_every_message_is_translated_with_the_same_placeholders(package, lang):
     assert sorted(set(english) - set(translated)) == [], "missing"
     assert sorted(set(translated) - set(english)) == [], "not in English"
     for key, text in english.items():
-        if isinstance(text, str):
+        if isinstance(text, (str, dict)):
             assert _placeholders(translated[key]) == _placeholders(text), key
 
 

@@ -229,7 +229,10 @@ def marked_language(tmp_path, monkeypatch):
     lines = []
     for section in ("pileup", "fd", "memory", "graph"):
         lines.append(f"[{section}]")
-        lines += [f"{key} = {json.dumps('XX' + value)}" for key, value in english[section].items()]
+        for key, value in english[section].items():  # (a table of plural forms: each form marked)
+            marked = {form: "XX" + text for form, text in value.items()} if isinstance(value, dict) else "XX" + value
+            lines.append(f"{key} = {json.dumps(marked)}" if isinstance(marked, str)
+                         else f"{key} = {{ " + ", ".join(f"{f} = {json.dumps(t)}" for f, t in marked.items()) + " }")
     (tmp_path / "sv.toml").write_text("\n".join(lines), encoding="utf-8")
     shutil.copy(_LESSONS.locale_dir / "en.toml", tmp_path / "en.toml")
     type(_LESSONS).catalogue.cache_clear()

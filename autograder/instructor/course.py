@@ -171,6 +171,27 @@ def release_languages(root: Path = ROOT, languages: list | None = None) -> list:
     return written
 
 
+def command(args) -> int:
+    """``autograder course LANGUAGE --into DIR`` (or ``--template ASSIGNMENT``)."""
+    import sys
+
+    from .. import messages
+
+    if args.language not in LANGUAGES:
+        print("autograder: " + messages.text("cli.no_translation", language=repr(args.language),
+                                             languages=", ".join(LANGUAGES)), file=sys.stderr)
+        return 2
+    if args.template:
+        print(template(args.language, args.template))
+        return 0
+    if not args.into:
+        print("autograder: " + messages.text("cli.course_where"), file=sys.stderr)
+        return 2
+    folder = build_course(args.language, args.into)
+    print(messages.text("cli.course_written", language=LANGUAGES[args.language], folder=folder))
+    return 0
+
+
 if __name__ == "__main__":
     for path in release_languages():
         print(path.relative_to(ROOT))

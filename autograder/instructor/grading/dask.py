@@ -30,7 +30,6 @@ import os
 import shutil
 import sys
 import threading
-import time
 import uuid
 from collections import deque
 from pathlib import Path
@@ -42,8 +41,8 @@ from distributed.diagnostics.plugin import WorkerPlugin
 from .. import files
 from ..kernels import services
 from ..passes import hooks
-from . import failures, progress, rerun, self_check, worker
-from .run import Report, course_config, finish, plan
+from . import failures, progress, rerun, run, self_check, worker
+from .run import Report, course_config
 
 SQLITE_REFUSED = ("grading on a Dask cluster needs the gradebook on a database server, because workers on other "
                   "machines cannot share a SQLite file ({url}): pass --db-url postgresql+psycopg://USER:PASSWORD@HOST/"
@@ -295,23 +294,16 @@ class _Events:
             self.seen.append(msg)
 
 
-def grade(root: Path, assignment: str, scheduler: str, students: list | None = None, db_url: str | None = None,
+def grade(root: Path, assignment: str, scheduler, students: list | None = None, db_url: str | None = None,
           timeout: int | None = None, sandbox: bool = True, force: bool = False, show_progress=progress.show,
           export_to: str | None = "grades.csv", say=None, write_report: bool = True) -> Report:
-    """``grade.grade`` on the Dask cluster whose scheduler is at ``scheduler`` (an address,
-    or a ``distributed.Client`` already connected): same plan, same report."""
-    say = say or (lambda text: print(text, file=sys.stderr, flush=True))
+    """``run.grade`` on the Dask cluster whose scheduler is at ``scheduler`` (an address, or a
+    ``distributed.Client`` already connected): same plan, same loop, same report."""
     root = Path(root).resolve()
-    report = Report(assignment)
-    started = time.perf_counter()
     config = course_config(root, db_url, timeout, sandbox)
     url = config.CourseDirectory.db_url
     if url.startswith("sqlite"):
         raise Refused(SQLITE_REFUSED.format(url=url.split("?")[0]))
-    students, records, todo, report.skipped = plan(root, assignment, students, config, force)
-    if not todo:
-        return finish(report, root, students, started)
-
     if isinstance(scheduler, Client):
         client, own = scheduler, False
     else:
@@ -320,40 +312,33 @@ def grade(root: Path, assignment: str, scheduler: str, students: list | None = N
         except (OSError, TimeoutError) as exc:
             raise Refused(f"no Dask scheduler answers at {scheduler} ({exc}).") from None
     try:
-        _Run(client, root, assignment, config, records, report, say).grade(todo, show_progress, started, export_to)
+        backend = Dask(client, root, assignment, config, say)
+        return run.grade(root, assignment, backend, config, students, force, show_progress, export_to, write_report)
     finally:
         if own:
             client.close()
-    if write_report:  # here: the results are in this course directory
-        _write_report(report, root, config)
-    return finish(report, root, students, started)
 
 
-def _write_report(report: Report, root: Path, config) -> None:
-    from ..reports import pages as class_report
+class Dask:
+    """The backend that grades on a Dask cluster's workers (see the module's docstring)."""
 
-    try:
-        report.page = str(class_report.write_all(root, config, [report.assignment])[0])
-    except Exception as error:  # noqa: BLE001  (said to the instructor; grading is done)
-        report.page_error = f"{type(error).__name__}: {error}"
-
-
-class _Run:
-    def __init__(self, client, root, assignment, config, records, report, say):
-        self.client, self.root, self.assignment, self.config = client, root, assignment, config
-        self.records, self.report, self.say = records, report, say
+    def __init__(self, client, root, assignment, config, say=None):
+        self.client, self.root, self.assignment, self.config = client, Path(root), assignment, config
+        self.say = say or (lambda text: print(text, file=sys.stderr, flush=True))
         self.course = course_data(root, assignment, config)
         self.plugin = f"autograder-{config.CourseDirectory.get('course_id') or 'course'}-{assignment}"
         self.run = uuid.uuid4().hex[:8]
         self.students: dict = {}  # task key → student
-        self.running: dict = {}  # future → (student, digest of the files it carries)
+        self.running: dict = {}  # future → student
         self.workers: dict = {}  # address → threads
+        self.events = _Events()
+        self.registered = False
 
     def look(self) -> None:
         self.workers = dict(self.client.nthreads())
 
-    def grade(self, todo: list, show_progress, started: float, export_to) -> None:
-        client, report = self.client, self.report
+    def start(self, report: Report) -> None:
+        client = self.client
         self.look()
         dashboard = _dashboard(client)
         self.say(f"Dask scheduler {client.scheduler.address}: {len(self.workers)} workers connected"
@@ -366,27 +351,11 @@ class _Run:
         cannot = {a: r for a, r in client.run(can_sandbox, sandbox).items() if r}
         if cannot:
             raise Refused(NO_SANDBOX.format(which="; ".join(f"{a}: {r}" for a, r in sorted(cannot.items()))))
-        events = _Events()
-        client.subscribe_topic("all", events)
+        client.subscribe_topic("all", self.events)
         client.register_plugin(CoursePlugin(self.course), name=self.plugin)
-        try:
-            self._check_instructor()
-            self._grade(todo, show_progress, started, events)
-            if export_to:
-                text = client.submit(export_grades, self.course["key"], export_to, pure=False).result()
-                path = self.root / export_to
-                path.write_text(text)
-                report.exported = str(path)
-        finally:
-            if self.running:  # interrupted: what has not started is dropped; what has finishes
-                client.cancel(list(self.running))
-            client.unsubscribe_topic("all")
-            try:
-                client.unregister_worker_plugin(self.plugin)
-            except Exception:  # noqa: BLE001  (a scheduler gone by now: nothing left to stop)
-                pass
+        self.registered = True
 
-    def _check_instructor(self) -> None:
+    def check_instructor(self) -> str:
         """The instructor's own notebooks, graded on every worker first (each machine's Python
         may differ): one that falls short anywhere stops the run before anyone is graded. A
         worker that leaves meanwhile is not waited for (its replacement checks at its first
@@ -403,53 +372,72 @@ class _Run:
                 else:  # the worker died while checking: its replacement checks at its first task
                     why = None
                 if why:
-                    raise Refused(f"{why} (on the Dask worker {address})")
+                    for other in checks:
+                        other.cancel()
+                    return f"{why} (on the Dask worker {address})"
             self.look()
             for future in [f for f, address in checks.items() if address not in self.workers]:
                 future.cancel()
                 checks.pop(future)
+        return ""
 
-    def _grade(self, todo: list, show_progress, started: float, events: _Events) -> None:
-        client, report = self.client, self.report
-        pending = deque(todo)
-        running = self.running
+    def grade(self, students: list, report: Report):
+        client, pending, running = self.client, deque(students), self.running
         written: set = set()
-        shown_workers = len(self.workers)
         while pending or running:
             # a window of tasks on the scheduler, not the whole class: Dask keeps each task's
             # data until it runs, and a worker that joins gets work at once all the same
             window = max(4, 2 * sum(self.workers.values()))
             while pending and len(running) < window:
-                student, digest = pending.popleft()
-                self.records.forget(student)
-                if hooks.oversized(self.root / "submitted" / student / self.assignment):
-                    outcome = self._refuse(student, "too_large")
-                    report.outcomes.append(outcome)
-                    self.records.keep(student, digest, outcome)
-                    written.add(student)
-                    continue
+                student = pending.popleft()
                 submitted = submission_data(self.root, self.assignment, student)
                 key = f"autograder-{self.run}-{len(self.students)}"
                 self.students[key] = student
-                future = client.submit(grade_submission, self.course["key"], self.assignment, student, submitted,
-                                       key=key, pure=False, retries=1)
-                running[future] = (student, rerun.digest(submitted))
-            done = _finished(running)
-            for future in done:
-                student, digest = running.pop(future)
+                running[client.submit(grade_submission, self.course["key"], self.assignment, student, submitted,
+                                      key=key, pure=False, retries=1)] = student
+            for future in _finished(running):
+                student = running.pop(future)
                 if student not in written:  # one task per student, and one result per task: never twice
                     written.add(student)
-                    outcome = self._outcome(future, student)
-                    report.outcomes.append(outcome)
-                    self.records.keep(student, digest, outcome)
+                    yield self._outcome(future, student)
                 future.release()
-            self._faults(events)
+            self._faults(self.events, report)
             self.look()
-            if show_progress and (done or len(self.workers) != shown_workers):
-                shown_workers = len(self.workers)
-                show_progress(len(report.outcomes), len(todo), sum(not o.ok for o in report.outcomes), started,
-                              extra=f", {shown_workers} workers connected")
-        self._faults(events)
+        self._faults(self.events, report)
+
+    def refuse(self, student: str, reason: str):
+        """A submission not sent to any worker (``worker.LOST`` says why): 0, a log, and why."""
+        failures.keep_log(self.root, self.assignment, student, {"log": worker.LOST[reason]}, reason)
+        self._zero(student, reason)
+        return worker.Outcome(student, False, 0.0, reason)
+
+    def export(self, to: str) -> str:
+        text = self.client.submit(export_grades, self.course["key"], to, pure=False).result()
+        path = self.root / to
+        path.write_text(text)
+        return str(path)
+
+    def write_report(self) -> tuple:
+        """Here: the results are in this course directory."""
+        from ..reports import pages
+
+        try:
+            return str(pages.write_all(self.root, self.config, [self.assignment])[0]), ""
+        except Exception as error:  # noqa: BLE001  (said to the instructor; grading is done)
+            return "", f"{type(error).__name__}: {error}"
+
+    def progress_note(self) -> str:
+        return f", {len(self.workers)} workers connected"
+
+    def close(self, report: Report) -> None:
+        if self.running:  # interrupted: what has not started is dropped; what has finishes
+            self.client.cancel(list(self.running))
+        if self.registered:
+            self.client.unsubscribe_topic("all")
+            try:
+                self.client.unregister_worker_plugin(self.plugin)
+            except Exception:  # noqa: BLE001  (a scheduler gone by now: nothing left to stop)
+                pass
 
     def _outcome(self, future, student: str):
         try:
@@ -466,28 +454,22 @@ class _Run:
         write_result(self.root, self.assignment, result)
         return worker.Outcome(student, result["ok"], result["seconds"], result["reason"], result["scores"])
 
-    def _refuse(self, student: str, reason: str):
-        """A submission not sent to any worker (``worker.LOST`` says why): 0, a log, and why."""
-        failures.keep_log(self.root, self.assignment, student, {"log": worker.LOST[reason]}, reason)
-        self._zero(student, reason)
-        return worker.Outcome(student, False, 0.0, reason)
-
     def _zero(self, student: str, reason: str) -> None:
         from nbgrader.coursedir import CourseDirectory
 
         coursedir = CourseDirectory(config=self.config)
         failures.zero_submission(coursedir.db_url, coursedir, self.assignment, student, reason)
 
-    def _faults(self, events: _Events) -> None:
+    def _faults(self, events: _Events, report: Report) -> None:
         while events.seen:
             msg = events.seen.popleft()
             address = msg.get("worker", "?")
             for key in sorted(msg.get("processing-tasks", ())):
                 if key in self.students:
                     how = "was retired" if msg.get("expected") else "left the cluster"
-                    self.report.faults.append((self.students[key], f"(Dask worker {address}) {how} while holding it"))
+                    report.faults.append((self.students[key], f"(Dask worker {address}) {how} while holding it"))
             waiting = {future.key for future in self.running}
             for key in sorted(msg.get("lost-computed-tasks", ())):
                 if key in waiting:  # done there, but its result had not arrived here: run again
-                    self.report.faults.append(
+                    report.faults.append(
                         (self.students[key], f"(Dask worker {address}) left the cluster before its result arrived"))

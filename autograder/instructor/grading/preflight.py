@@ -57,6 +57,17 @@ def unreadable_config(root: Path, error: Exception) -> Refusal:
     return Refusal(messages.text("cli.bad_config", folder=root, where=where, reason=f"{type(error).__name__}: {reason}"))
 
 
+def readable_config(root: Path, db_url: str | None):
+    """The course's nbgrader configuration (``run.course_config``), or the refusal that says
+    what in it is wrong."""
+    from .run import course_config
+
+    try:
+        return course_config(root, db_url)
+    except Exception as error:  # noqa: BLE001  (whatever nbgrader_config.py raised: said in one sentence)
+        raise unreadable_config(root, error) from None
+
+
 def shown_url(db_url: str) -> str:
     """A database URL as it may be printed: without its password or our own options."""
     from sqlalchemy.engine import make_url

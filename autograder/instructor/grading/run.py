@@ -1,25 +1,27 @@
-"""Grade a whole class: every submission of an assignment through nbgrader's own pipeline,
-in parallel, then feedback and the CSV export.
+"""Grade a whole class: the one grading loop, whatever grades the submissions.
 
-The coordinator (this process) starts the judge and the fork server (``services``)
-before anything else, then ``jobs`` worker processes (``pool``) that each grade one
-submission at a time (``worker``), once the instructor's own notebooks got full marks in
-the same pipeline (``self_check``: else nobody is graded, and ``Report.refused`` says why). It watches all of them: a dead or stopped server is
-replaced, a dead or stopped worker too, and only the submission it was serving is tried
-again (once); a worker past its submission's time budget (``time_budget``) is replaced too,
-and that submission scores 0. Submissions graded before and unchanged since are skipped
-(``rerun``).
-``cluster`` grades on a Dask cluster instead, with the same configuration, plan and report.
+``grade`` decides what to grade (every submission that is new or changed since it was
+graded, ``rerun``), refuses a submission that cannot be read before anything starts (a
+notebook past ``files.MAX_NOTEBOOK_BYTES``), has the backend grade the instructor's own
+notebook first (``self_check``: if it falls short, nobody is graded and ``Report.refused``
+says why), then every submission, recording each outcome as it comes (``rerun``), and ends
+with the CSV export, the class report and the class's most common mistakes. A change to how a
+submission is graded is made here, once.
+
+A backend is where submissions are graded: ``local.Local`` (worker processes on this
+machine, ``autograder grade --jobs N``) or ``dask.Dask`` (a Dask cluster's workers,
+``--scheduler``). It grades, and reports what happened to its machinery (``Backend``).
 """
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Iterator, Protocol
 
-from ..kernels.services import Services, kept_out
+from ..passes import hooks
 from ..reports import summary
-from . import pool, preflight, progress, rerun, self_check, time_budget, worker
+from . import progress, rerun
 
 
 @dataclass
@@ -29,7 +31,7 @@ class Report:
     seconds: float = 0.0
     mistakes: list = field(default_factory=list)  # (mistake id, number of students)
     exported: str = ""
-    faults: list = field(default_factory=list)  # (student, what happened to its worker)
+    faults: list = field(default_factory=list)  # (student, what happened to the process grading it)
     replaced: list = field(default_factory=list)  # servers replaced during the run
     retried: list = field(default_factory=list)  # students graded again after the grader failed on them
     skipped: list = field(default_factory=list)  # students graded before, unchanged since (``rerun``)
@@ -37,6 +39,36 @@ class Report:
     page: str = ""  # the class report (reports/<assignment>.html)
     page_error: str = ""  # why the class report could not be written
     refused: str = ""  # why nobody was graded (the instructor's own notebook fell short: ``self_check``)
+
+
+class Backend(Protocol):
+    """Where the submissions of a run are graded."""
+
+    def start(self, report: Report) -> None:
+        """Start what grading needs (servers, workers; a cluster says what it found)."""
+
+    def check_instructor(self) -> str:
+        """Grade the instructor's own notebooks: "" if they get full marks, else the sentence."""
+
+    def grade(self, students: list, report: Report) -> Iterator:
+        """Grade the named students' submissions; yield each ``worker.Outcome`` as it is
+        written to the course folder and the gradebook (a lost one scores 0, with why).
+        What happened to the machinery goes into ``report`` (faults, replaced, retried)."""
+
+    def refuse(self, student: str, reason: str):
+        """0 for a submission that is not graded at all, and why (a ``worker.LOST`` key)."""
+
+    def export(self, to: str) -> str:
+        """Write the grade CSV of the whole course; its path."""
+
+    def write_report(self) -> tuple:
+        """Write the class report: (the page's path, "") or ("", why not)."""
+
+    def progress_note(self) -> str:
+        """What the progress bar adds (a cluster: how many workers are connected)."""
+
+    def close(self, report: Report) -> None:
+        """Stop everything ``start`` started (also after Ctrl-C)."""
 
 
 def sqlite_with_timeout(db_url: str) -> str:
@@ -87,71 +119,50 @@ def plan(root: Path, assignment: str, students: list | None, config, force: bool
     return everyone, records, todo, skipped
 
 
-def grade(root: Path, assignment: str, jobs: int = 2, students: list | None = None,
-          db_url: str | None = None, timeout: int | None = None, sandbox: bool = True,
-          show_progress=progress.show, export_to: str | None = "grades.csv", write_report: bool = True,
-          force: bool = False) -> Report:
-    """Autograde, then give feedback to, every (or the named) student's submission that is
-    new or changed since it was graded (``force``: every one), export the grades and write the
-    class report. The main process only coordinates: the workers hold nbgrader."""
+def grade(root: Path, assignment: str, backend: Backend, config, students: list | None = None,
+          force: bool = False, show_progress=progress.show, export_to: str | None = "grades.csv",
+          write_report: bool = True) -> Report:
+    """Grade every (or the named) student's submission that is new or changed since it was
+    graded (``force``: every one) with ``backend``, then give feedback, export the grades and
+    write the class report (see the module's docstring)."""
     root = Path(root).resolve()
     report = Report(assignment)
     started = time.perf_counter()
-    config = course_config(root, db_url, timeout, sandbox)
     students, records, todo, report.skipped = plan(root, assignment, students, config, force)
     if not todo:
         return finish(report, root, students, started)
-    services = Services.start(root, sandbox, log=root / "autograder-logs" / assignment / "servers.log",
-                              keep_out=kept_out(config))
+    backend.start(report)
     try:
-        source = root / preflight.setting(config, "source_directory", "source") / assignment
-        notebooks = max(1, len(list(source.glob("*.ipynb"))))
-        workers = pool.Pool(jobs, worker.init, (str(root), config, services.environment()),
-                            on_fault=lambda fault: report.replaced.extend(services.ensure_alive()),
-                            task_timeout=time_budget.submission_budget(config, notebooks))
-    except BaseException:  # Ctrl-C while the workers start: the servers stop too
-        services.close()
-        raise
-    digests = dict(todo)
-    try:
-        shortfalls = workers.call(worker.self_check, assignment)
-        if isinstance(shortfalls, pool.Lost):
-            report.refused = self_check.lost_sentence(assignment, shortfalls.reason)
-        elif shortfalls:
-            report.refused = self_check.sentence(assignment, shortfalls)
+        report.refused = backend.check_instructor()
         if report.refused:
             return finish(report, root, students, started)
-        for student in digests:
+        readable = []
+        for student, _ in todo:
             records.forget(student)
-        tasks = [(worker.grade_one, (assignment, student)) for student in digests]
-        for result in workers.run(tasks):
-            if isinstance(result, pool.Lost):
-                student, why = result.task[1][1], "overran" if result.reason == "overran" else "lost"
-                result = workers.call(worker.lost, assignment, student, why)
-                if isinstance(result, pool.Lost):  # recording its 0 failed as well: the run goes on
-                    result = worker.Outcome(student, False, 0.0, why)
-            if result.reason == "crashed":  # the grader's own failure, not the notebook's: once more
-                report.replaced.extend(services.ensure_alive())
-                report.retried.append(result.student)
-                retried = workers.call(worker.grade_one, assignment, result.student)
-                result = retried if not isinstance(retried, pool.Lost) else result
-            report.outcomes.append(result)
-            records.keep(result.student, digests[result.student], result)
-            if not result.ok:
-                report.replaced.extend(services.ensure_alive())
+            if hooks.oversized(root / "submitted" / student / assignment):
+                _record(report, records, backend.refuse(student, "too_large"))
+            else:
+                readable.append(student)
+        for outcome in backend.grade(readable, report):
+            _record(report, records, outcome)
             if show_progress:
-                show_progress(len(report.outcomes), len(todo), sum(not o.ok for o in report.outcomes), started)
-        report.faults = [(task[1][1], fault) for task, fault in workers.faults]
+                show_progress(len(report.outcomes), len(todo), sum(not o.ok for o in report.outcomes), started,
+                              extra=backend.progress_note())
         if export_to:
-            report.exported = workers.call(worker.export, export_to)
+            report.exported = backend.export(export_to)
         if write_report:
-            written = workers.call(worker.write_report, assignment)
-            report.page, report.page_error = ("", "lost") if isinstance(written, pool.Lost) else written
+            report.page, report.page_error = backend.write_report()
     finally:
-        workers.close()
-        report.server_cpu = services.cpu_seconds()
-        services.close()
+        backend.close(report)
     return finish(report, root, students, started)
+
+
+def _record(report: Report, records, outcome) -> None:
+    """An outcome, and (for a complete one) the digest of the files it was graded from, as they
+    are now: after the passes set links, special and oversized files aside."""
+    report.outcomes.append(outcome)
+    files = rerun.submitted_files(records.root, records.assignment, outcome.student)
+    records.keep(outcome.student, rerun.digest(files), outcome)
 
 
 def finish(report: Report, root: Path, students: list, started: float) -> Report:

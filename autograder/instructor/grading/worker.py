@@ -15,7 +15,6 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..passes import hooks
 from . import failures
 
 WORKER: dict = {}
@@ -95,8 +94,6 @@ def grade_one(assignment: str, student: str) -> Outcome:
     api = WORKER["api"]
     start = time.perf_counter()
     root = Path(api.coursedir.root)
-    if hooks.oversized(Path(api.coursedir.format_path(api.coursedir.submitted_directory, student, assignment))):
-        return refuse(assignment, student, "too_large", start)
     result = api.autograde(assignment, student, force=True, create=True)
     if result["success"]:
         feedback = api.generate_feedback(assignment, student, force=True)

@@ -27,6 +27,7 @@ from urllib.parse import quote
 from ... import messages
 from ..grading import failures, preflight
 from . import summary
+from .summary import mistake_name
 
 FOLDER = "reports"
 COURSE_PAGE = "course.html"
@@ -193,13 +194,6 @@ def _message(cell) -> tuple:
         text, readable = cell.error, True
     text = " ".join(str(text).split())
     return (text if len(text) <= EXAMPLE_CHARS else text[:EXAMPLE_CHARS - 1] + "…"), readable
-
-
-def mistake_name(mistake: str) -> str:
-    """A mistake's name in words, as the class summary and students' hints name it."""
-    if mistake.startswith("error:"):
-        return messages.text("general.error_named", error=mistake.removeprefix("error:"))
-    return messages.text(f"mistakes.{mistake}") if messages.has(f"mistakes.{mistake}") else mistake
 
 
 # -- plots ------------------------------------------------------------------------------------

@@ -59,3 +59,12 @@ def common_mistakes(root: Path, assignment: str, students: list, top: int = 8) -
             ids |= {mistake for _, mistake in mistakes_in(path)}
         counts.update(ids)
     return counts.most_common(top)
+
+
+def mistake_name(mistake: str) -> str:
+    """A mistake's name in words (an error without a verdict: the error's name)."""
+    from ... import messages
+
+    if mistake.startswith("error:"):
+        return messages.text("general.error_named", error=mistake.removeprefix("error:"))
+    return messages.text(f"mistakes.{mistake}") if messages.has(f"mistakes.{mistake}") else mistake

@@ -34,7 +34,8 @@ def verify(data: dict, observation: dict) -> Verdict:
     if type(got) is not float:
         return Verdict.fail("not_float", "backward.not_float", got=type(got).__name__)
     if not observation.get("calls_with_grad"):
-        return Verdict.fail("no_autograd", "backward.no_autograd", calls=int(observation.get("calls") or 0))
+        calls = int(observation.get("calls") or 0)
+        return Verdict.fail("no_autograd", "backward.no_autograd", calls=calls, count=calls)
     if abs(got - expected) > 1e-4 * max(1.0, abs(expected)):
         return Verdict.fail("wrong_derivative", "backward.wrong_derivative", f=name, x=x, got=got,
                             expected=expected)

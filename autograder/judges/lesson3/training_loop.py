@@ -141,7 +141,8 @@ def verify(data: dict, observation: dict, check_losses: bool) -> Verdict:
         return _prefer(diagnosis, "step_count", "judge.step_count", got=len(steps), expected=expected)
     wrong, diff, losses = replay(data, steps)
     if wrong is not None:
-        return _prefer(diagnosis, "trajectory", "judge.trajectory", step=wrong + 1, diff=diff)
+        return _prefer(diagnosis, "trajectory", "judge.trajectory", step=wrong + 1, diff=diff,
+                       count=len(group(data["spec"], wrong)))
     if check_losses:
         verdict = _losses_verdict(decode(observation.get("losses")), losses, diagnosis)
         if not verdict.ok:
