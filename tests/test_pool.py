@@ -63,7 +63,6 @@ def test_a_task_that_kills_its_worker_is_tried_once_more_then_lost(tmp_path):
 
 def test_a_task_past_its_time_budget_is_lost_at_once_and_the_others_go_on(tmp_path):
     workers = pool.Pool(2, _nothing, task_timeout=3)
-    started = time.monotonic()
     try:
         tasks = [(_count_then, (str(tmp_path), name, action))
                  for name, action in (("hangs", "hang"), ("a", "return"), ("b", "return"), ("c", "return"))]
@@ -71,12 +70,11 @@ def test_a_task_past_its_time_budget_is_lost_at_once_and_the_others_go_on(tmp_pa
         after = workers.call(_echo, "still serving")
     finally:
         workers.close()
-    took = time.monotonic() - started
     lost = [r for r in results if isinstance(r, pool.Lost)]
     assert [(r.task[1][1], r.reason) for r in lost] == [("hangs", "overran")]
     assert sorted(r for r in results if isinstance(r, str)) == ["a", "b", "c"]
     assert _attempts(tmp_path, "hangs") == 1  # not tried again: it would only overrun again
-    assert after == "still serving" and took < 60
+    assert after == "still serving"
     assert workers.faults[0][1] == "overran"
 
 
@@ -87,3 +85,22 @@ def test_without_a_budget_a_slow_task_is_waited_for(tmp_path):
     finally:
         workers.close()
     assert workers.faults == []
+
+
+def test_results_travel_as_json_and_dataclasses_come_back():
+    """No pickle between the coordinator and its workers: a result is JSON, and an outcome (a
+    dataclass of the grader's) comes back as itself."""
+    from autograder.instructor.grading.worker import Outcome
+
+    outcome = Outcome("alice", True, 1.5, "", {"nb": {"q1": 1.0}})
+    assert pool.decode(pool.encode(outcome)) == outcome
+    assert pool.decode(pool.encode([("a", 1), {"k": None}])) == [["a", 1], {"k": None}]
+    import pytest
+
+    with pytest.raises(ValueError):
+        pool.decode({"$dataclass": "subprocess:Popen", "fields": {"args": ["true"]}})
+    workers = pool.Pool(1, _nothing)
+    try:
+        assert workers.call(_echo, {"nested": [1, "two"]}) == {"nested": [1, "two"]}
+    finally:
+        workers.close()

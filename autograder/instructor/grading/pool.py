@@ -1,68 +1,126 @@
 """Worker processes that grade one submission at a time, watched by the coordinator.
 
 ``concurrent.futures`` gives up on every pending task when one worker dies; a grading run
-must not. Here each worker is its own process with its own pipe. The coordinator hands
-out one task at a time and watches every worker: one that dies (killed, out of memory)
-or is stopped (SIGSTOP) is replaced, and its task is tried once more in a fresh worker;
-a task that kills two workers is reported as failed. A task that runs past ``task_timeout``
-seconds has its worker killed and replaced too, and is reported at once (it would only
-overrun again). No other task is touched.
+must not. Here each worker is its own process with its own socket to the coordinator. The
+coordinator hands out one task at a time and watches every worker: one that dies (killed, out
+of memory) or is stopped (SIGSTOP) is replaced, and its task is tried once more in a fresh
+worker; a task that kills two workers is reported as failed. A task that runs past
+``task_timeout`` seconds has its worker killed and replaced too, and is reported at once (it
+would only overrun again). No other task is touched.
+
+Tasks and results travel as the system's other messages do (``wire.framing``: one JSON line
+each, never pickle): a task names its function (``module:function``) and carries JSON
+arguments; a result is JSON, in which a dataclass of this package travels as its fields and
+comes back as itself (``encode``, ``decode``).
 """
 from __future__ import annotations
 
+import dataclasses
+import importlib
 import multiprocessing
+import socket
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import wait
 
+import psutil
+
+from ...wire import framing
+
+MAX_MESSAGE = 64 * 2 ** 20  # a task's or a result's line (the coordinator's own workers: trusted)
+
 
 @dataclass
 class Lost:
-    """A task whose worker died or stopped twice."""
+    """A task whose worker died or stopped twice (or overran its budget)."""
     task: tuple
     reason: str
 
 
-def _serve(conn, initializer, initargs) -> None:
-    initializer(*initargs)
+def encode(value):
+    """``value`` as JSON data; a dataclass of this package as {"$dataclass": name, "fields": …}."""
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        kind = type(value)
+        return {"$dataclass": f"{kind.__module__}:{kind.__qualname__}",
+                "fields": {f.name: encode(getattr(value, f.name)) for f in dataclasses.fields(value)}}
+    if isinstance(value, (list, tuple)):
+        return [encode(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): encode(v) for k, v in value.items()}
+    return value
+
+
+def decode(data):
+    """The value ``encode`` made (tuples come back as lists)."""
+    if isinstance(data, dict) and "$dataclass" in data:
+        module, _, name = data["$dataclass"].partition(":")
+        if not module.startswith("autograder."):
+            raise ValueError(f"not a dataclass of this package: {data['$dataclass']}")
+        return getattr(importlib.import_module(module), name)(**decode(data["fields"]))
+    if isinstance(data, list):
+        return [decode(v) for v in data]
+    if isinstance(data, dict):
+        return {k: decode(v) for k, v in data.items()}
+    return data
+
+
+def name_of(function) -> str:
+    return f"{function.__module__}:{function.__qualname__}"
+
+
+def function_named(name: str):
+    module, _, qualname = name.partition(":")
+    found = importlib.import_module(module)
+    for part in qualname.split("."):
+        found = getattr(found, part)
+    return found
+
+
+def _serve(sock: socket.socket, initializer: str, initargs: list) -> None:
+    function_named(initializer)(*initargs)
+    lines = framing.Lines(sock, MAX_MESSAGE)
     while True:
-        try:
-            task = conn.recv()
-        except EOFError:
+        task = lines.message()
+        if task is None or task.get("stop"):
             return
-        if task is None:
-            return
-        function, args = task
-        conn.send(function(*args))
-
-
-def _state(pid: int) -> str:
-    try:
-        with open(f"/proc/{pid}/stat") as f:
-            return f.read().rsplit(")", 1)[1].split()[0]
-    except OSError:
-        return "X"
+        result = function_named(task["call"])(*task["args"])
+        framing.send(sock, {"result": encode(result)})
 
 
 class Worker:
-    def __init__(self, context, initializer, initargs):
-        self.conn, theirs = context.Pipe()
+    def __init__(self, context, initializer: str, initargs: list):
+        self.sock, theirs = socket.socketpair()
         self.process = context.Process(target=_serve, args=(theirs, initializer, initargs), daemon=True)
         self.process.start()
         theirs.close()
+        self.lines = framing.Lines(self.sock, MAX_MESSAGE)
         self.task = None
         self.attempt = 0
         self.since = 0.0  # when it was handed its task
 
+    def fileno(self) -> int:
+        return self.sock.fileno()
+
     def give(self, task, attempt: int) -> None:
         self.task, self.attempt, self.since = task, attempt, time.monotonic()
-        self.conn.send(task)
+        function, args = task
+        framing.send(self.sock, {"call": name_of(function), "args": encode(list(args))})
+
+    def result(self):
+        """The result it sent (``OSError`` if it died first)."""
+        reply = self.lines.message()
+        if reply is None:
+            raise OSError("the worker closed its connection")
+        return decode(reply["result"])
 
     def stopped_or_dead(self) -> str | None:
         if not self.process.is_alive():
             return "died"
-        if _state(self.process.pid) in ("T", "t"):
-            return "was stopped"
+        try:
+            if psutil.Process(self.process.pid).status() == psutil.STATUS_STOPPED:
+                return "was stopped"
+        except psutil.NoSuchProcess:
+            return "died"
         return None
 
     def overran(self, seconds: float | None) -> str | None:
@@ -71,16 +129,16 @@ class Worker:
     def kill(self) -> None:
         self.process.kill()
         self.process.join()
-        self.conn.close()
+        self.sock.close()
 
 
 class Pool:
-    """``jobs`` workers; ``run`` gives each task to the next free worker."""
+    """``jobs`` workers; ``run`` gives each task (``(function, args)``) to the next free worker."""
 
     def __init__(self, jobs: int, initializer, initargs=(), on_fault=None, task_timeout: float | None = None):
         self.task_timeout = task_timeout
         self.context = multiprocessing.get_context("spawn")
-        self.initializer, self.initargs = initializer, initargs
+        self.initializer, self.initargs = name_of(initializer), encode(list(initargs))
         self.on_fault = on_fault or (lambda reason: None)
         self.workers = [self._new() for _ in range(jobs)]
         self.faults: list = []
@@ -97,19 +155,18 @@ class Pool:
         pending = [(task, 0) for task in tasks]
         busy = 0
         while pending or busy:
-            for i, worker in enumerate(self.workers):
+            for worker in self.workers:
                 if worker.task is None and pending:
                     worker.give(*pending.pop(0))
                     busy += 1
-            ready = wait([w.conn for w in self.workers if w.task is not None], timeout=0.5)
+            ready = wait([w for w in self.workers if w.task is not None], timeout=0.5)
             for i, worker in enumerate(self.workers):
                 if worker.task is None:
                     continue
-                if worker.conn in ready:
+                if worker in ready:
                     try:
-                        result = worker.conn.recv()
-                    except (EOFError, OSError):
-                        result = None
+                        result = worker.result()
+                    except (OSError, ValueError):
                         fault = "died"
                     else:
                         worker.task, busy = None, busy - 1
@@ -133,7 +190,7 @@ class Pool:
     def close(self) -> None:
         for worker in self.workers:
             try:
-                worker.conn.send(None)
+                framing.send(worker.sock, {"stop": True})
             except OSError:
                 pass
         deadline = time.monotonic() + 5

@@ -30,10 +30,15 @@ class Outcome:
 
 
 def init(root: str, config, environment: dict, exit_fast: bool = True) -> None:
-    """Load nbgrader for the course in ``root`` (``config``: its configuration). A worker
-    of ``pool`` exits fast; a Dask worker process (``cluster``) is not ours to end."""
+    """Load nbgrader for the course in ``root`` (``config``: its configuration, or that as the
+    plain data a pool's worker receives). A worker of ``pool`` exits fast; a Dask worker
+    process (``dask``) is not ours to end."""
     import gc
     import logging
+
+    from traitlets.config import Config
+
+    config = config if isinstance(config, Config) else Config(config)
 
     os.environ.update(environment)
     # jsonschema (via nbformat) imports rfc3987_syntax, which builds a grammar at import:

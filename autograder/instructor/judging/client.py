@@ -1,13 +1,13 @@
 """The grader's side of the judge: start the judge process, open sessions, mark test cells.
 
-One request per connection, JSON in and out; a kernel's socket comes back attached to
-the reply (``SCM_RIGHTS``).
+One request per connection, a JSON line each way (``wire.framing``); a kernel's socket comes
+back attached to the reply (``SCM_RIGHTS``).
 """
 from __future__ import annotations
 
-import json
 import socket
 
+from ...wire import framing
 from ...wire.verdict import Verdict
 
 
@@ -16,24 +16,24 @@ class JudgeError(Exception):
 
 
 def request(path: str, message: dict, timeout: float = 60, with_fd: bool = False):
+    """One request to the judge at ``path`` and its reply (and, ``with_fd``, the descriptor
+    that came with it)."""
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
         try:
             s.connect(path)
-            s.sendall((json.dumps(message) + "\n").encode())
-            if with_fd:
-                data, fds, _, _ = socket.recv_fds(s, 4096, 1)
-                if not fds:
-                    raise JudgeError(data.decode(errors="replace"))
-                return json.loads(data), fds[0]
-            reply = s.makefile("rb").readline()
+            framing.send(s, message)
+            data, fds = framing.receive(s, max_fds=1 if with_fd else 0)
         except OSError as exc:
             raise JudgeError(f"the judge did not answer: {exc}") from None
-    if not reply:
+    if data is None:
         raise JudgeError("the judge closed the connection")
-    data = json.loads(reply)
     if isinstance(data, dict) and "error" in data:
         raise JudgeError(data["error"])
+    if with_fd:
+        if not fds:
+            raise JudgeError("the judge sent no socket")
+        return data, fds[0]
     return data
 
 

@@ -36,6 +36,7 @@ from pathlib import Path
 
 from ... import judges
 from ...judges.seeds import secret_seed
+from ...wire import framing
 from ...wire.exercises import ALL, CHECKS
 from ...wire.spec import select
 from ...wire.verdict import PASS, Verdict
@@ -220,22 +221,19 @@ def _serve_kernel(judge: Judge, session: Session, conn: socket.socket) -> None:
     its budget (``MAX_SESSION_BYTES``, ``MAX_SESSION_CPU``). A line that is not a request gets
     an error reply (an over-long one is skipped to its end): the kernel's own requests carry
     an id that their replies echo, so nothing written in between can take their place."""
-    reader = conn.makefile("rb")
-    received, started = 0, time.thread_time()
+    lines = framing.Lines(conn, MAX_LINE)
+    started = time.thread_time()
     try:
-        while received <= MAX_SESSION_BYTES and time.thread_time() - started <= MAX_SESSION_CPU:
-            line = reader.readline(MAX_LINE)
-            received += len(line)
-            if not line:
-                return
-            if not line.endswith(b"\n"):  # too long: skip the rest of it
-                while received <= MAX_SESSION_BYTES and (more := reader.readline(MAX_LINE)) \
-                        and not more.endswith(b"\n"):
-                    received += len(more)
+        while lines.received <= MAX_SESSION_BYTES and time.thread_time() - started <= MAX_SESSION_CPU:
+            try:
+                line = lines.line()
+            except framing.TooLong:
                 reply = {"error": "line too long"}
             else:
+                if not line:
+                    return
                 reply = _answer(judge, session, line)
-            conn.sendall((json.dumps(reply) + "\n").encode())
+            framing.send(conn, reply)
     except OSError:
         return
     finally:
@@ -244,7 +242,7 @@ def _serve_kernel(judge: Judge, session: Session, conn: socket.socket) -> None:
 
 def _answer(judge: Judge, session: Session, line: bytes) -> dict:
     try:
-        request = json.loads(line)
+        request = framing.loads(line)
     except ValueError:
         return {"error": "not JSON"}
     if not isinstance(request, dict):
@@ -264,7 +262,7 @@ def _answer(judge: Judge, session: Session, line: bytes) -> dict:
 def _handle(judge: Judge, conn: socket.socket) -> None:
     """One request from the grader."""
     with conn:
-        request = json.loads(conn.makefile("rb").readline(MAX_LINE))
+        request, _ = framing.receive(conn, MAX_LINE)
         op = request["op"]
         try:
             if op == "ping":
@@ -276,7 +274,7 @@ def _handle(judge: Judge, conn: socket.socket) -> None:
                 if op == "channel":
                     mine, theirs = socket.socketpair()
                     threading.Thread(target=_serve_kernel, args=(judge, session, mine), daemon=True).start()
-                    socket.send_fds(conn, [b'{"ok": true}\n'], [theirs.fileno()])
+                    framing.send(conn, {"ok": True}, fds=(theirs.fileno(),))
                     theirs.close()
                     return
                 reply = {"begin": lambda: judge.begin(session, request["cell"]),
@@ -287,7 +285,7 @@ def _handle(judge: Judge, conn: socket.socket) -> None:
                          }[op]()
         except (KeyError, ValueError, OSError, cells.UnsupportedTestCell) as exc:
             reply = {"error": f"{type(exc).__name__}: {exc}"}
-        conn.sendall((json.dumps(reply) + "\n").encode())
+        framing.send(conn, reply)
 
 
 def _warm_up() -> None:

@@ -40,6 +40,7 @@ from pathlib import Path
 from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.provisioning import LocalProvisioner
 
+from ...wire import framing
 from . import sandbox, unix_socket
 from .sandbox.syscalls import PR_SET_CHILD_SUBREAPER, die_with_parent, prctl
 
@@ -177,11 +178,11 @@ def _become_kernel(request: dict, judge_fd: int | None, spec: sandbox.Spec) -> N
 
 def _read_request(conn: socket.socket) -> tuple:
     """(request, the attached descriptor or None), as the handler receives them."""
-    message, fds, _, _ = socket.recv_fds(conn, 2 ** 16, 1)
     conn.settimeout(10)
-    while len(message) < MAX_REQUEST and (more := conn.recv(2 ** 16)):
-        message += more
-    return json.loads(message), (fds[0] if fds else None)
+    request, fds = framing.receive(conn, MAX_REQUEST, max_fds=1)
+    if not isinstance(request, dict):
+        raise ValueError("a request is a JSON object")
+    return request, (fds[0] if fds else None)
 
 
 def _handle(conn: socket.socket) -> None:
@@ -206,7 +207,7 @@ def _handle(conn: socket.socket) -> None:
     except (OSError, ValueError, KeyError, TypeError) as exc:
         reply = {"error": f"{type(exc).__name__}: {exc}"}
     try:
-        conn.sendall((json.dumps(reply) + "\n").encode())
+        framing.send(conn, reply)
     except OSError:
         pass
 
@@ -282,17 +283,16 @@ def request_kernel(path: str, request: dict, judge_fd: int | None = None, wait: 
     deadline = time.monotonic() + wait
     while not os.path.exists(path) and time.monotonic() < deadline:
         time.sleep(0.05)
+    if len(framing.dumps(request)) >= MAX_REQUEST:
+        raise ValueError("kernel request too large")
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
         s.connect(path)
-        payload = json.dumps(request).encode()
-        if len(payload) >= 2 ** 20:
-            raise ValueError("kernel request too large")
-        socket.send_fds(s, [payload], [judge_fd] if judge_fd is not None else [])
-        s.shutdown(socket.SHUT_WR)
-        reply = json.loads(s.makefile().readline() or "{}")
-    if "pid" not in reply:
-        raise OSError(f"the fork server could not start a kernel: {reply.get('error', 'no answer')}")
+        framing.send(s, request, fds=(judge_fd,) if judge_fd is not None else ())
+        reply, _ = framing.receive(s)
+    if not isinstance(reply, dict) or "pid" not in reply:
+        error = reply.get("error", "no answer") if isinstance(reply, dict) else "no answer"
+        raise OSError(f"the fork server could not start a kernel: {error}")
     return reply["pid"]
 
 
@@ -301,9 +301,8 @@ def ping(path: str, timeout: float = 10) -> int:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
         s.connect(path)
-        s.sendall(b'{"ping": true}')
-        s.shutdown(socket.SHUT_WR)
-        return json.loads(s.makefile().readline())["pong"]
+        framing.send(s, {"ping": True})
+        return framing.receive(s)[0]["pong"]
 
 
 # -- the provisioner -----------------------------------------------------------------------

@@ -11,5 +11,4 @@ def listen(path: str, backlog: int) -> socket.socket:
     server.bind(path + ".tmp")
     server.listen(backlog)
     os.rename(path + ".tmp", path)
-    print("ready", flush=True)
     return server
