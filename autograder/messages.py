@@ -12,9 +12,8 @@ from __future__ import annotations
 
 import functools
 import os
-from pathlib import Path
-
 import tomllib
+from pathlib import Path
 
 # The languages the course is written in. A language comes from places a student controls (a
 # notebook's metadata, the environment of their own kernel), so it is only ever one of these

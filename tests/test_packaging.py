@@ -41,3 +41,14 @@ def test_fixed_assignment_layout():
     for name in ["01_requires_grad", "02_backward", "03_zeroing_grad", "04_no_grad"]:
         assert (ROOT / "source" / name / f"{name}.ipynb").exists()
         assert (ROOT / "release" / name / f"{name}.ipynb").exists()
+
+
+def test_a_students_install_is_lean_and_the_cluster_extra_has_dask():
+    """Only ``--scheduler`` needs Dask: it is in the ``cluster`` extra, which the README's
+    cluster section installs, not in every student's and Binder's install."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    names = {_requirement(d)[0] for d in project["dependencies"]}
+    assert "distributed" not in names and "bokeh" not in names
+    assert any(_requirement(d)[0] == "distributed" for d in project["optional-dependencies"]["cluster"])
+    assert "pip install '.[cluster]'" in (ROOT / "README.md").read_text()
+    assert project["requires-python"] == ">=3.11"  # messages.py reads TOML with tomllib

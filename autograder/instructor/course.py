@@ -21,10 +21,10 @@ from __future__ import annotations
 import copy
 import functools
 import shutil
+import tomllib
 from pathlib import Path
 
 import nbformat
-import tomllib
 
 import lessons
 

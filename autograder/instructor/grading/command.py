@@ -23,7 +23,10 @@ def grade(args) -> int:
     export_to = None if args.no_export else "grades.csv"
     try:
         if args.scheduler:
-            from . import dask
+            try:
+                from . import dask
+            except ImportError as missing:  # the ``cluster`` extra is not installed here
+                return refuse(messages.text("cli.no_cluster", module=missing.name or missing))
 
             try:
                 report = dask.grade(root, args.assignment, args.scheduler, students=students, db_url=args.db_url,

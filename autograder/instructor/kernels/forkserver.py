@@ -37,6 +37,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.provisioning import LocalProvisioner
 
@@ -317,11 +318,10 @@ class ForkedProcess:
 
     def poll(self):
         try:
-            with open(f"/proc/{self.pid}/stat") as f:
-                state = f.read().rsplit(")", 1)[1].split()[0]
-        except OSError:
-            state = "X"
-        if state in ("Z", "X"):
+            ended = psutil.Process(self.pid).status() in (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
+        except psutil.NoSuchProcess:
+            ended = True
+        if ended:
             self.returncode = self.returncode if self.returncode is not None else -1
             return self.returncode
         return None

@@ -26,6 +26,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import psutil
+
 from ..judging import client
 from . import forkserver
 
@@ -182,14 +184,12 @@ class Services:
 
     def cpu_seconds(self) -> dict:
         """CPU time each server has used so far (its own, not its kernels')."""
-        ticks = os.sysconf("SC_CLK_TCK")
         used = {}
         for which, process in self.processes.items():
             try:
-                with open(f"/proc/{process.pid}/stat") as f:
-                    fields = f.read().rsplit(")", 1)[1].split()
-                used[which] = (int(fields[11]) + int(fields[12])) / ticks  # utime + stime
-            except OSError:
+                times = psutil.Process(process.pid).cpu_times()
+                used[which] = times.user + times.system
+            except psutil.Error:
                 used[which] = 0.0
         return used
 

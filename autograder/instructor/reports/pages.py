@@ -11,13 +11,15 @@ side: each student's score per lesson, who is behind, and which lesson and exerc
 hardest. Scores come from the gradebook (nbgrader's ``Gradebook``), mistakes from the
 verdicts ``ApplyVerdicts`` keeps in the autograded notebooks. ``autograder grade`` writes
 both pages; ``autograder report`` writes them again without grading. A page needs no
-network: inline CSS, no script, a Content-Security-Policy that forbids loading anything, and
-everything that comes from students (names, ids, messages quoting their code) escaped.
+network: inline CSS, no script, a Content-Security-Policy that forbids loading anything. The
+HTML is in Jinja templates (``templates/``) with autoescaping: every value a page shows is
+escaped where it is printed (students' names, ids, messages quoting their code), with no
+escaping helper to forget.
 """
 from __future__ import annotations
 
 import datetime
-import html
+import functools
 import json
 import statistics
 from dataclasses import dataclass, field
@@ -35,14 +37,6 @@ BEHIND = 0.5  # below this share of the points so far (or a lesson missing), a s
 EXAMPLE_CHARS = 600  # an example message is cut here
 HARDEST = 5  # exercises listed as the course's hardest
 COMMON = 8  # mistakes listed as the class's most common
-
-
-def t(key: str, **fields) -> str:
-    """A report text (``report.*``), escaped for HTML (fields are escaped with it)."""
-    return html.escape(messages.text(f"report.{key}", **fields))
-
-
-e = html.escape
 
 
 # -- the data ---------------------------------------------------------------------------------
@@ -218,40 +212,26 @@ def histogram(scores, top: float) -> list:
 
 
 def bar_chart(ident: str, bars: list, title: str, caption: str, x_label: str, y_label: str,
-              percent: bool = False) -> str:
-    """A figure: an SVG bar chart whose text alternative is its title and its caption (which
-    states every bar's number); screen readers read those, not the drawing."""
+              percent: bool = False) -> dict:
+    """What ``macros.bar_chart`` draws: the geometry of every bar, the title and the caption
+    (which states every bar's number)."""
     n = max(len(bars), 1)
     longest = max([len(label) for label, _ in bars] + [1])
     step = max(34 if n <= 12 else 22, int(6.5 * longest) + 10)
     left, bottom, top_margin, height = 40, 44, 22, 130
     width = left + step * n + 12
-    tallest = max([count for _, count in bars] + [1])
-    if percent:
-        tallest = 100
-    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height + bottom + top_margin}" '
-             f'viewBox="0 0 {width} {height + bottom + top_margin}" role="img" '
-             f'aria-labelledby="{ident}-title {ident}-caption">',
-             f'<title id="{ident}-title">{e(title)}</title>',
-             f'<line x1="{left}" y1="{top_margin + height}" x2="{width - 6}" y2="{top_margin + height}" class="axis"/>',
-             f'<text x="{left - 6}" y="{top_margin + 4}" class="tick" text-anchor="end">{tallest}</text>',
-             f'<text x="{left - 6}" y="{top_margin + height}" class="tick" text-anchor="end">0</text>',
-             f'<text x="10" y="{top_margin + height / 2}" class="label" text-anchor="middle" '
-             f'transform="rotate(-90 10 {top_margin + height / 2})">{e(y_label)}</text>',
-             f'<text x="{left + step * n / 2}" y="{top_margin + height + 38}" class="label" '
-             f'text-anchor="middle">{e(x_label)}</text>']
+    tallest = 100 if percent else max([count for _, count in bars] + [1])
+    drawn = []
     for i, (label, count) in enumerate(bars):
         h = height * count / tallest
         x = left + i * step + 3
-        shown = f"{count:.0f}%" if percent else str(count)
-        parts.append(f'<rect x="{x}" y="{top_margin + height - h:.1f}" width="{step - 6}" height="{h:.1f}" class="bar"/>')
-        parts.append(f'<text x="{x + (step - 6) / 2}" y="{top_margin + height - h - 4:.1f}" class="count" '
-                     f'text-anchor="middle">{e(shown)}</text>')
-        parts.append(f'<text x="{x + (step - 6) / 2}" y="{top_margin + height + 14}" class="tick" '
-                     f'text-anchor="middle">{e(label)}</text>')
-    parts.append("</svg>")
-    return (f'<figure class="plot">{"".join(parts)}'
-            f'<figcaption id="{ident}-caption">{e(caption)}</figcaption></figure>')
+        drawn.append({"x": x, "y": f"{top_margin + height - h:.1f}", "height": f"{h:.1f}", "centre": x + (step - 6) / 2,
+                      "count_y": f"{top_margin + height - h - 4:.1f}", "label": label,
+                      "shown": f"{count:.0f}%" if percent else str(count)})
+    return {"ident": ident, "title": title, "caption": caption, "x_label": x_label, "y_label": y_label,
+            "width": width, "full_height": height + bottom + top_margin, "left": left, "top": top_margin,
+            "base": top_margin + height, "middle": top_margin + height / 2, "x_label_at": left + step * n / 2,
+            "tallest": tallest, "bar_width": step - 6, "bars": drawn}
 
 
 def _bars_in_words(bars: list, percent: bool = False) -> str:
@@ -260,7 +240,7 @@ def _bars_in_words(bars: list, percent: bool = False) -> str:
                       count=f"{count:.0f}" if percent else count) for label, count in bars)
 
 
-def score_plot(ident: str, what: str, scores, top: float) -> str:
+def score_plot(ident: str, what: str, scores, top: float) -> dict:
     bars = histogram(scores, top)
     said = _bars_in_words([bar for bar in bars if bar[1]])  # the empty bars go without saying
     if any(not count for _, count in bars):
@@ -288,154 +268,93 @@ nav a { margin-right: 1em; }
 CSP = "default-src 'none'; style-src 'unsafe-inline'; img-src data:"
 
 
-def _page(title: str, body: str) -> str:
-    return ("<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
-            f"<meta http-equiv=\"Content-Security-Policy\" content=\"{CSP}\">"
-            "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
-            f"<title>{title}</title><style>{STYLE}</style></head>\n<body>\n{body}\n</body></html>\n")
+@functools.cache
+def _templates():
+    """The pages' templates; every value a template prints is escaped (``autoescape``)."""
+    import jinja2
+
+    return jinja2.Environment(loader=jinja2.FileSystemLoader(Path(__file__).parent / "templates"),
+                              autoescape=True, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                              undefined=jinja2.StrictUndefined)
 
 
-def _link(path: Path, folder: Path, text: str) -> str:
+def _render(template: str, title: str, **values) -> str:
+    from markupsafe import Markup
+
+    return _templates().get_template(template).render(  # (the style and the policy are ours: printed as they are)
+        title=title, csp=Markup(CSP), style=Markup(STYLE), now=_now(),
+        t=lambda key, **fields: messages.text(f"report.{key}", **fields), **values)
+
+
+def _href(path: Path, folder: Path) -> str:
     """A relative link from a page in ``folder`` to ``path`` (each part percent-encoded)."""
-    relative = Path(_relpath(path, folder))
-    href = "/".join(quote(part, safe="") for part in relative.parts)
-    return f'<a href="{e(href)}">{text}</a>'
-
-
-def _relpath(path: Path, folder: Path) -> str:
     import os
 
-    return os.path.relpath(path, folder)
-
-
-def _who(student: Student) -> str:
-    return e(student.id) + (f' <span class="muted">({e(student.name)})</span>' if student.name else "")
+    return "/".join(quote(part, safe="") for part in Path(os.path.relpath(path, folder)).parts)
 
 
 def _reason(reason: str) -> str:
     key = f"report.reason_{reason}"
-    return t(f"reason_{reason}") if messages.has(key) else t("reason_other", reason=reason)
+    return messages.text(key) if messages.has(key) else messages.text("report.reason_other", reason=reason)
 
 
 def assignment_page(root: Path, data: Assignment) -> str:
     folder = Path(root) / FOLDER
     submitted = data.submitted
-    failed = [s for s in submitted if s.failure]
-    missing = [s for s in data.students if not s.submitted]
     totals = [s.score for s in submitted]
+    failed = []
+    for student in (s for s in submitted if s.failure):
+        log = failures.log_path(root, data.name, student.id)
+        failed.append({"student": student, "why": _reason(student.failure),
+                       "log": _href(log, folder) if log.is_file() else ""})
     links = {s.id: s for s in data.students}
-    out = [f"<nav>{_link(folder / COURSE_PAGE, folder, t('course_link'))}</nav>",
-           f"<h1>{t('title', assignment=data.name)}</h1>",
-           f"<p class=\"muted\">{t('written', time=_now())}</p>",
-           f"<p>{t('counts', submitted=len(submitted), students=len(data.students), failed=len(failed), missing=len(missing))}</p>"]
-    # the total scores
-    out.append(f"<h2>{t('scores_heading')}</h2><div class=\"exercise\"><div>")
-    if totals:
-        out.append(f"<p>{t('average', mean=points(round(statistics.mean(totals), 2)), median=points(statistics.median(totals)), max_score=points(data.max_score))}</p>")
-        out.append(score_plot("total", messages.text("report.total", assignment=data.name), totals, data.max_score))
-    else:
-        out.append(f"<p>{t('no_submissions')}</p>")
-    out.append(f"</div><div>{_common_mistakes(data)}</div></div>")
-    # the submissions that could not be graded
-    out.append(f"<h2>{t('failed_heading')}</h2>")
-    if failed:
-        out.append(f"<table><tr><th>{t('col_student')}</th><th>{t('col_why')}</th><th>{t('col_log')}</th></tr>")
-        for student in failed:
-            log = failures.log_path(root, data.name, student.id)
-            out.append(f"<tr><td>{_who(student)}</td><td>{_reason(student.failure)}</td>"
-                       f"<td>{_link(log, folder, t('log')) if log.is_file() else ''}</td></tr>")
-        out.append("</table>")
-    else:
-        out.append(f"<p>{t('failed_none')}</p>")
-    # each exercise
-    out.append(f"<h2>{t('exercises_heading')}</h2>")
+    exercises = []
     for i, exercise in enumerate(data.exercises):
         scores = [exercise.scores.get(s.id, 0.0) for s in data.judged]
-        out.append(f"<section class=\"exercise-block\" id=\"ex{i}\"><h3><code>{e(exercise.name)}</code> "
-                   f"<span class=\"muted\">{t('max_points', max_score=points(exercise.max_score))}"
-                   + (f" · {t('mean', mean=points(round(statistics.mean(scores), 2)))}" if scores else "")
-                   + "</span></h3><div class=\"exercise\">")
-        if scores:
-            out.append("<div>" + score_plot(f"ex{i}", messages.text("report.exercise", exercise=exercise.name),
-                                              scores, exercise.max_score) + "</div>")
-        out.append("<div>" + _mistakes_table(exercise, links, folder, data.name) + "</div></div></section>")
-    # every student
-    out.append(f"<h2>{t('students_heading')}</h2>")
-    out.append(_students_table(data, folder))
-    return _page(t("title", assignment=data.name), "\n".join(out))
+        mistakes = [{"name": mistake_name(m.mistake), "example": m.example, "count": len(m.students),
+                     "who": [{"id": s, "href": _href(links[s].feedback[exercise.notebook], folder)
+                              if s in links and exercise.notebook in links[s].feedback else ""}
+                             for s in sorted(m.students)]}
+                    for m in sorted(exercise.mistakes.values(), key=lambda m: (-len(m.students), m.mistake))]
+        exercises.append({"name": exercise.name, "max_score": points(exercise.max_score), "mistakes": mistakes,
+                          "mean": points(round(statistics.mean(scores), 2)) if scores else None,
+                          "plot": score_plot(f"ex{i}", messages.text("report.exercise", exercise=exercise.name),
+                                             scores, exercise.max_score) if scores else None})
+    students = []
+    for student in data.students:
+        students.append({"student": student, "why": _reason(student.failure) if student.failure else "",
+                         "score": points(round(student.score, 2)), "penalty": points(student.penalty) if student.penalty else "",
+                         "scores": [points(x.scores[student.id]) if student.id in x.scores else "" for x in data.exercises],
+                         "feedback": [{"notebook": notebook, "href": _href(page, folder)}
+                                      for notebook, page in student.feedback.items()]})
+    return _render("assignment.html.j2", messages.text("report.title", assignment=data.name), a=data,
+                   course_href=_href(folder / COURSE_PAGE, folder), failed=failed,
+                   missing=len([s for s in data.students if not s.submitted]),
+                   mean=points(round(statistics.mean(totals), 2)) if totals else "",
+                   median=points(statistics.median(totals)) if totals else "", max_score=points(data.max_score),
+                   total_plot=score_plot("total", messages.text("report.total", assignment=data.name), totals,
+                                         data.max_score) if totals else None,
+                   common=_common_mistakes(data), exercises=exercises, students=students)
 
 
-def _common_mistakes(data: Assignment) -> str:
+def _common_mistakes(data: Assignment) -> list:
     """The class's most common mistakes, counted once per student as the class summary counts
-    them, each with the exercises it was made in (linked)."""
+    them, each with the exercises it was made in."""
     found: dict = {}
     for i, exercise in enumerate(data.exercises):
         for mistake in exercise.mistakes.values():
             students, places = found.setdefault(mistake.mistake, (set(), []))
             students.update(mistake.students)
-            places.append((i, exercise.name))
-    if not found:
-        return ""
-    rows = [f"<h3>{t('common_heading')}</h3><table><tr><th>{t('col_mistake_only')}</th><th>{t('col_exercises')}</th>"
-            f"<th>{t('col_count')}</th></tr>"]
-    ranked = sorted(found.items(), key=lambda item: (-len(item[1][0]), item[1][1][0][0], item[0]))
-    for mistake, (students, places) in ranked[:COMMON]:
-        where = ", ".join(f'<a href="#ex{i}"><code>{e(name)}</code></a>' for i, name in places)
-        rows.append(f"<tr><td>{e(mistake_name(mistake))}</td><td>{where}</td><td class=\"num\">{len(students)}</td></tr>")
-    rows.append("</table>")
-    return "".join(rows)
-
-
-def _mistakes_table(exercise: Exercise, students: dict, folder: Path, assignment: str) -> str:
-    if not exercise.mistakes:
-        return f"<p>{t('no_mistakes')}</p>"
-    rows = [f"<table><tr><th>{t('col_mistake')}</th><th>{t('col_count')}</th><th>{t('col_who')}</th></tr>"]
-    for mistake in sorted(exercise.mistakes.values(), key=lambda m: (-len(m.students), m.mistake)):
-        who = ", ".join(_feedback_link(students[s], exercise.notebook, folder, e(s)) if s in students else e(s)
-                        for s in sorted(mistake.students))
-        example = (f'<div class="example">{t("example")} <q>{e(mistake.example)}</q></div>'
-                   if mistake.example else "")
-        rows.append(f"<tr><td>{e(mistake_name(mistake.mistake))}{example}</td>"
-                    f"<td class=\"num\">{len(mistake.students)}</td><td>{who}</td></tr>")
-    rows.append("</table>")
-    return "".join(rows)
-
-
-def _feedback_link(student: Student, notebook: str, folder: Path, text: str) -> str:
-    page = student.feedback.get(notebook)
-    return _link(page, folder, text) if page else text
-
-
-def _students_table(data: Assignment, folder: Path) -> str:
-    head = "".join(f"<th><code>{e(x.name)}</code></th>" for x in data.exercises)
-    rows = [f"<table><tr><th>{t('col_student')}</th><th>{t('col_score', max_score=points(data.max_score))}</th>"
-            f"{head}<th>{t('col_penalty')}</th><th>{t('col_feedback')}</th></tr>"]
-    for student in data.students:
-        if not student.submitted:
-            rows.append(f"<tr><td>{_who(student)}</td><td colspan=\"{len(data.exercises) + 3}\" class=\"muted\">"
-                        f"{t('not_submitted')}</td></tr>")
-            continue
-        cells = "".join(f"<td class=\"num\">{points(x.scores[student.id]) if student.id in x.scores else ''}</td>"
-                        for x in data.exercises)
-        feedback = ", ".join(_link(page, folder, e(notebook)) for notebook, page in student.feedback.items()) \
-            or f"<span class=\"muted\">{t('no_feedback')}</span>"
-        status = f' <span class="warn">({_reason(student.failure)})</span>' if student.failure else ""
-        rows.append(f"<tr><td>{_who(student)}{status}</td><td class=\"num\">{points(round(student.score, 2))}</td>"
-                    f"{cells}<td class=\"num\">{points(student.penalty) if student.penalty else ''}</td>"
-                    f"<td>{feedback}</td></tr>")
-    rows.append("</table>")
-    return "".join(rows)
+            places.append({"index": i, "name": exercise.name})
+    ranked = sorted(found.items(), key=lambda item: (-len(item[1][0]), item[1][1][0]["index"], item[0]))
+    return [{"name": mistake_name(mistake), "places": places, "count": len(students)}
+            for mistake, (students, places) in ranked[:COMMON]]
 
 
 def course_page(root: Path, course: str, assignments: list, ungraded: list) -> str:
     """Every lesson side by side: who is behind, which lesson and exercise are hardest."""
     folder = Path(root) / FOLDER
-    out = [f"<h1>{t('course_title', course=course)}</h1>", f"<p class=\"muted\">{t('written', time=_now())}</p>"]
-    # the lessons
-    out.append(f"<h2>{t('lessons_heading')}</h2>")
-    rows = [f"<table><tr><th>{t('col_lesson')}</th><th>{t('col_submitted')}</th><th>{t('col_mean')}</th>"
-            f"<th>{t('col_hardest')}</th></tr>"]
-    bars, exercises = [], []
+    lessons, bars, exercises = [], [], []
     for data in assignments:
         shares = [s.score / data.max_score for s in data.submitted if data.max_score]
         mean = 100 * statistics.mean(shares) if shares else None
@@ -448,55 +367,44 @@ def course_page(root: Path, course: str, assignments: list, ungraded: list) -> s
                 ranked.append((100 * statistics.mean(values), x.name))
                 exercises.append((100 * statistics.mean(values), data.name, x.name, len(values)))
         hardest = min(ranked) if ranked else None
-        page = folder / f"{data.name}.html"
-        rows.append(f"<tr><td>{_link(page, folder, e(data.name))}</td>"
-                    f"<td class=\"num\">{len(data.submitted)} / {len(data.students)}</td>"
-                    f"<td class=\"num\">{'' if mean is None else f'{mean:.0f}%'}</td>"
-                    f"<td>{'' if hardest is None else f'<code>{e(hardest[1])}</code> ({hardest[0]:.0f}%)'}</td></tr>")
-    for name in ungraded:
-        rows.append(f"<tr><td>{e(name)}</td><td colspan=\"3\" class=\"muted\">{t('not_graded_yet')}</td></tr>")
-    rows.append("</table>")
-    out.append("".join(rows))
+        lessons.append({"name": data.name, "href": _href(folder / f"{data.name}.html", folder),
+                        "submitted": len(data.submitted), "students": len(data.students),
+                        "mean": "" if mean is None else f"{mean:.0f}%",
+                        "hardest": {"name": hardest[1], "mean": f"{hardest[0]:.0f}%"} if hardest else None})
+    hardest_lesson, plot = None, None
     if len(bars) > 1:  # a comparison needs two lessons
-        hardest_lesson = min(bars, key=lambda b: b[1])
-        out.append(f"<p>{t('hardest_lesson', lesson=hardest_lesson[0], mean=f'{hardest_lesson[1]:.0f}')}</p>")
+        name, mean = min(bars, key=lambda b: b[1])
+        hardest_lesson = {"name": name, "mean": f"{mean:.0f}"}
         caption = messages.text("report.lessons_caption", bars=_bars_in_words(bars, percent=True))
-        out.append(bar_chart("lessons", bars, messages.text("report.lessons_title"), caption,
-                             messages.text("report.axis_lessons"), messages.text("report.axis_mean"), percent=True))
-    if exercises:
-        out.append(f"<h2>{t('hardest_heading')}</h2>")
-        rows = [f"<table><tr><th>{t('col_exercise')}</th><th>{t('col_lesson')}</th><th>{t('col_mean')}</th>"
-                f"<th>{t('col_graded')}</th></tr>"]
-        for mean, lesson, name, count in sorted(exercises)[:HARDEST]:
-            rows.append(f"<tr><td><code>{e(name)}</code></td><td>{e(lesson)}</td><td class=\"num\">{mean:.0f}%</td>"
-                        f"<td class=\"num\">{count}</td></tr>")
-        rows.append("</table>")
-        out.append("".join(rows))
-    # the students
-    out.append(f"<h2>{t('behind_heading')}</h2><p>{t('behind_rule', share=f'{100 * BEHIND:.0f}')}</p>")
-    out.append(_course_students(assignments, folder))
-    return _page(t("course_title", course=course), "\n".join(out))
+        plot = bar_chart("lessons", bars, messages.text("report.lessons_title"), caption,
+                         messages.text("report.axis_lessons"), messages.text("report.axis_mean"), percent=True)
+    return _render("course.html.j2", messages.text("report.course_title", course=course), course=course,
+                   lessons=lessons, ungraded=ungraded, hardest_lesson=hardest_lesson, lessons_plot=plot,
+                   hardest=[{"name": name, "lesson": lesson, "mean": f"{mean:.0f}%", "count": count}
+                            for mean, lesson, name, count in sorted(exercises)[:HARDEST]],
+                   behind_share=f"{100 * BEHIND:.0f}", students=_course_students(assignments),
+                   assignments=[{"name": d.name, "href": _href(folder / f"{d.name}.html", folder)} for d in assignments])
 
 
-def _course_students(assignments: list, folder: Path) -> str:
+def _course_students(assignments: list) -> list:
+    """Each student's row of the course page, those behind first."""
     ids = sorted({s.id for data in assignments for s in data.students})
     rows = []
     for student in ids:
         cells, got, possible, missing, failed = [], 0.0, 0.0, [], []
         for data in assignments:
             row = next((s for s in data.students if s.id == student), None)
-            graded_by_anyone = bool(data.submitted)
             if row is None or not row.submitted:
-                cells.append(f"<td class=\"muted\">{t('not_submitted')}</td>")
-                if graded_by_anyone:
+                cells.append({"submitted": False})
+                if data.submitted:  # graded for somebody: a lesson this student is missing
                     missing.append(data.name)
                     possible += data.max_score
                 continue
             got, possible = got + row.score, possible + data.max_score
-            note = f' <span class="warn">({_reason(row.failure)})</span>' if row.failure else ""
             if row.failure and row.failure != "feedback":
                 failed.append(data.name)
-            cells.append(f"<td class=\"num\">{points(round(row.score, 2))} / {points(data.max_score)}{note}</td>")
+            cells.append({"submitted": True, "score": points(round(row.score, 2)), "max_score": points(data.max_score),
+                          "why": _reason(row.failure) if row.failure else ""})
         share = got / possible if possible else 0.0
         behind = bool(missing or failed) or share < BEHIND
         why = []
@@ -506,14 +414,9 @@ def _course_students(assignments: list, folder: Path) -> str:
             why.append(messages.text("report.behind_failed", lessons=", ".join(failed)))
         if share < BEHIND and possible:
             why.append(messages.text("report.behind_share", share=f"{100 * share:.0f}"))
-        rows.append((not behind, share, student, cells, "; ".join(why)))
-    head = "".join(f"<th>{_link(folder / f'{data.name}.html', folder, e(data.name))}</th>" for data in assignments)
-    table = [f"<table><tr><th>{t('col_student')}</th>{head}<th>{t('col_total')}</th><th>{t('col_behind')}</th></tr>"]
-    for ok, share, student, cells, why in sorted(rows, key=lambda r: (r[0], r[1], r[2])):
-        table.append(f"<tr><td>{e(student)}</td>{''.join(cells)}<td class=\"num\">{100 * share:.0f}%</td>"
-                     f"<td class=\"{'' if ok else 'warn'}\">{e(why)}</td></tr>")
-    table.append("</table>")
-    return "".join(table)
+        rows.append({"ok": not behind, "share_value": share, "id": student, "cells": cells,
+                     "share": f"{100 * share:.0f}%", "why": "; ".join(why)})
+    return sorted(rows, key=lambda r: (r["ok"], r["share_value"], r["id"]))
 
 
 def _now() -> str:
