@@ -156,7 +156,7 @@ def test_the_assignment_page(course):
     assert "Students per score, train_loop_tests (of 3 points): 3 scored 0; 1 scored 3; nobody scored anything else." in loop
     quiz = section(page, "quiz_q1")
     assert "wrong Quick Check answer" in quiz and "cleared" not in quiz
-    assert "Quick Check 1: &quot;b&quot; is not the best answer." in quiz
+    assert "Quick Check 1: \"b\" is not the best answer." in html.unescape(quiz)
     # dave: not graded, and why, with the log
     failed = page[page.index("could not be graded</h2>"):page.index("Exercises and their mistakes")]
     assert "dave" in failed and "the file is not a notebook (not JSON)" in failed
