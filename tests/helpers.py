@@ -85,3 +85,20 @@ def exchange_home(home: Path, exchange: Path, course_id: str, student: str | Non
         text += f"c.CourseDirectory.student_id = {student!r}\n"
     (config / "nbgrader_config.py").write_text(text + extra)
     return env
+
+
+def points(assignment: str) -> dict:
+    """{test cell's grade id: its points} of an assignment, as its source notebook says (the
+    tests read point totals from the notebooks, never from constants)."""
+    nb = read(ROOT / "source" / assignment / f"{assignment}.ipynb")
+    return {grade_id(c): c.metadata["nbgrader"]["points"] for c in nb.cells
+            if c.metadata.get("nbgrader", {}).get("grade")}
+
+
+def exercise_points(name: str) -> int:
+    """The points of a declared exercise's test cell."""
+    from autograder.wire.exercises import BY_NAME
+
+    spec = BY_NAME[name]
+    assignment = next(p.stem for p in (ROOT / "source").glob(f"0{spec.lesson}_*/*.ipynb"))
+    return points(assignment)[spec.cells[1]]

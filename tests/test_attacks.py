@@ -43,12 +43,11 @@ import catalogue
 import nbformat
 import pytest
 from attacks import ATTACKS, BY_NAME, RUNS, Attack, cell_sources, short_tag
-from helpers import BIN, ROOT, fill, isolated_env, nbgrader, read, solutions
+from helpers import BIN, ROOT, fill, isolated_env, nbgrader, points, read, solutions
 from pages import live
 
 NAME = "03_zeroing_grad"
-POINTS = {"quiz_q1": 1, "quiz_q2": 1, "quiz_q3": 1, "quiz_q4": 1, "predict_tests": 2,
-          "train_loop_tests": 4, "train_accumulate_tests": 3, "fit_line_tests": 2, "dead_parameters_tests": 2}
+POINTS = points(NAME)  # {test cell: points}, from the source notebook
 CLASSMATES = ("alice", "carol", "zoe")  # alice is graded before the attackers, carol and zoe after
 # seconds a whole run may take before the wrapper stops it (a run normally takes 20-60 s)
 BUDGET = {"disruptive": 75, "kill": 75}
@@ -479,7 +478,9 @@ def attacker_run(graded, attack: Attack) -> Run:
 @pytest.mark.slow
 def test_honest_class_graded_alone(baseline):
     assert baseline.wrapper["returncode"] == 0 and not baseline.wrapper["timed_out"], baseline.output
-    assert {s: sum(v.values()) for s, v in baseline.scores.items()} == {"alice": sum(POINTS.values()), "carol": sum(POINTS.values()) - 4, "zoe": sum(POINTS.values())}
+    full = sum(POINTS.values())
+    assert {s: sum(v.values()) for s, v in baseline.scores.items()} == {
+        "alice": full, "carol": full - POINTS["train_loop_tests"], "zoe": full}
     assert baseline.wrapper["survivors"] == [], "honest grading left processes behind"
     assert baseline.changes["course"] == [] and baseline.changes["site-packages"] == []
     assert baseline.changes["lesson packages"] == []

@@ -25,7 +25,7 @@ import catalogue
 import nbformat
 import pytest
 from browser_helpers import browser, jupyter_lab, validate  # noqa: F401  (browser: a fixture)
-from helpers import ROOT, exchange_home, fill, isolated_env, nbgrader, read, solutions
+from helpers import ROOT, exchange_home, fill, isolated_env, nbgrader, points, read, solutions
 from nbgrader.api import Gradebook
 from test_class_grading import autograder
 
@@ -189,7 +189,8 @@ def test_plain_jupyter_lab_shows_what_students_must_not_see(browser, student_cou
 def test_instructor_grades_in_formgrader_and_the_export_has_it(browser, graded_course, tmp_path):
     root, _, env = graded_course
     graded = scores(root)
-    assert graded["alice"] == (17, 17) and graded["bob"][0] < 17 and graded["carol"][0] == 0
+    full = sum(points(NAME).values())
+    assert graded["alice"] == (full, full) and graded["bob"][0] < full and graded["carol"][0] == 0
     with start_view("instructor", root, tmp_path) as url:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         page.goto(url + lab.INSTRUCTOR_URL)  # where `make instructor` opens the browser

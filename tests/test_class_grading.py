@@ -14,7 +14,7 @@ from pathlib import Path
 import catalogue
 import nbformat
 import pytest
-from helpers import BIN, ROOT, fill, isolated_env, nbgrader, read, solutions
+from helpers import BIN, ROOT, fill, isolated_env, nbgrader, points, read, solutions
 from hostile import ALL, HOSTILE
 from nbgrader.api import Gradebook
 
@@ -22,7 +22,7 @@ pytestmark = pytest.mark.slow
 NAME = "03_zeroing_grad"
 TESTS = {"quiz_q1", "quiz_q2", "quiz_q3", "quiz_q4", "predict_tests", "train_loop_tests",
          "train_accumulate_tests", "fit_line_tests", "dead_parameters_tests"}
-FULL_MARKS = 17
+FULL_MARKS = sum(points(NAME).values())
 
 
 def make_course(root, env, submissions: dict):

@@ -29,7 +29,7 @@ from types import SimpleNamespace
 import catalogue
 import nbformat
 import pytest
-from helpers import ROOT, exchange_home, fill, nbgrader, read, solutions
+from helpers import ROOT, exchange_home, fill, nbgrader, points, read, solutions
 from nbgrader.api import Gradebook
 from nbgrader.utils import parse_utc
 from test_class_grading import autograder
@@ -39,6 +39,8 @@ NAME = "03_zeroing_grad"
 COURSE = "autograd-lessons"  # nbgrader_config.py's course id
 COMMENT = "See step 2: move optimizer.zero_grad() into the loop."
 LATE_POLICY = 'c.LateSubmissionPlugin.penalty_method = "zero"\n'
+FULL = sum(points(NAME).values())  # the lesson's points
+LOOP = points(NAME)["train_loop_tests"]
 
 
 def make_course(root: Path, env: dict, policy: str = LATE_POLICY) -> Path:
@@ -145,12 +147,12 @@ def feedback(cycle, student) -> str:
 def test_each_student_fetches_the_feedback_of_their_graded_submission(cycle):
     for student in ("alice", "bob", "carol", "dan"):
         assert list(feedback_folders(cycle, student)) == [cycle.stamps[student]], student
-    assert "(Score: 17.0 / 17.0)" in feedback(cycle, "alice")
+    assert f"(Score: {FULL:.1f} / {FULL:.1f})" in feedback(cycle, "alice")
     carol = feedback(cycle, "carol")
-    assert "(Score: 13.0 / 17.0)" in carol and "cleared only once" in carol
+    assert f"(Score: {FULL - LOOP:.1f} / {FULL:.1f})" in carol and "cleared only once" in carol
     assert COMMENT in carol  # the instructor's comment, after generate_feedback --force
     bob = feedback(cycle, "bob")
-    assert "Late submission penalty (Score: -17.0)" in bob and "(Score: 0.0 / 17.0)" in bob
+    assert f"Late submission penalty (Score: -{FULL:.1f})" in bob and f"(Score: 0.0 / {FULL:.1f})" in bob
     assert "not a valid notebook" in feedback(cycle, "dan")
     for student in ("alice", "bob", "carol"):
         text = feedback(cycle, student)
@@ -163,7 +165,7 @@ def test_the_latest_submission_is_the_one_graded(cycle):
     carol = graded(cycle.course)["carol"]
     assert cycle.first_carol < cycle.stamps["carol"]
     assert carol[0] == parse_utc(cycle.stamps["carol"])
-    assert carol[3]["train_loop_tests"] == 0 and sum(carol[3].values()) == 13
+    assert carol[3]["train_loop_tests"] == 0 and sum(carol[3].values()) == FULL - LOOP
     collected = read(cycle.course / "submitted" / "carol" / NAME / f"{NAME}.ipynb")
     loop = next(c for c in collected.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "train_loop")
     assert loop.source.index("zero_grad()") < loop.source.index("for ")  # the wrong one
@@ -173,12 +175,12 @@ def test_late_penalty_follows_nbgraders_rule(cycle):
     grades = graded(cycle.course)
     timestamp, late, penalty, cells = grades["bob"]
     assert timestamp == parse_utc(cycle.stamps["bob"]) and late > 0
-    assert sum(cells.values()) == 17 and penalty == 17  # 'zero': the penalty is the score
+    assert sum(cells.values()) == FULL and penalty == FULL  # 'zero': the penalty is the score
     for student in ("alice", "carol"):
         assert grades[student][1] == 0 and not grades[student][2], student
     with open(cycle.course / "grades.csv") as f:  # the export autograder grade wrote
         rows = {line.split(",")[3]: line.strip().split(",") for line in f.readlines()[1:]}
-    assert float(rows["bob"][-2]) == 0.0 and float(rows["alice"][-2]) == 17.0
+    assert float(rows["bob"][-2]) == 0.0 and float(rows["alice"][-2]) == FULL
 
 
 def test_autograder_gives_what_plain_nbgrader_gives(cycle):
@@ -207,5 +209,5 @@ def test_late_policy_in_the_instructors_own_configuration(cycle):
         else:
             autograder(["grade", NAME, "--student", "bob", "--no-export"], root, instructor)
         penalties[tool] = graded(root)["bob"][2]
-    assert penalties["nbgrader"] == 17  # nbgrader honours it
-    assert penalties["autograder"] == 17
+    assert penalties["nbgrader"] == FULL  # nbgrader honours it
+    assert penalties["autograder"] == FULL

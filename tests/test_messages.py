@@ -10,7 +10,7 @@ from helpers import ROOT
 from autograder import messages as grader_messages
 from lessons import text as lesson_text
 
-KEY_CALL = re.compile(r"""(?:text|raw|fail|nested|render|has|describe)\((?:[^()]*?,\s*)?["']([a-z_0-9]+\.[a-z_0-9.]+)["']""")
+KEY_CALL = re.compile(r"""(?<![\w])(?:text|raw|fail|nested|render|has|describe)\((?:[^()]*?,\s*)?["']([a-z_0-9]+\.[a-z_0-9.]+)["']""")
 
 
 def _keys_used(package: str) -> set:
