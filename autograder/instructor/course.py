@@ -28,6 +28,8 @@ import nbformat
 
 import lessons
 
+from .. import messages
+
 ROOT = Path(__file__).resolve().parents[2]  # the repository: its root is the course directory
 PROSE = Path(lessons.__file__).parent / "locale"
 LANGUAGES = {"en": "English", "es": "Español", "pt": "Português (Brasil)", "zh": "中文（简体）",
@@ -175,7 +177,6 @@ def command(args) -> int:
     """``autograder course LANGUAGE --into DIR`` (or ``--template ASSIGNMENT``)."""
     import sys
 
-    from .. import messages
 
     if args.language not in LANGUAGES:
         print("autograder: " + messages.text("cli.no_translation", language=repr(args.language),
