@@ -18,7 +18,9 @@ from pathlib import Path
 # The languages the course is written in. A language comes from places a student controls (a
 # notebook's metadata, the environment of their own kernel), so it is only ever one of these
 # codes: anything else is English, never a path, a format or a size.
-LANGUAGES = ("en", "es", "pt", "zh", "fr", "sv")
+NAMES = {"en": "English", "es": "Español", "pt": "Português (Brasil)", "zh": "中文（简体）",
+         "fr": "Français", "sv": "Svenska"}  # each language's name in itself
+LANGUAGES = tuple(NAMES)
 
 
 def known(lang) -> str:

@@ -35,8 +35,8 @@ stay readable. Files an attack manages to write outside its tmp course carry the
 ``zz-attack:<name>`` (or ``zz_attack_``/``zz-attack-`` in their name), and the test removes
 them after the run.
 
-The judge connection is found as design.md describes it: the file descriptor named by
-``AUTOGRADER_JUDGE_FD``, and any AF_UNIX stream socket in /proc/self/fd.
+The judge connection is found as ``autograder/kernel/connection.py`` finds it: the file
+descriptor named by ``AUTOGRADER_JUDGE_FD``, and any AF_UNIX stream socket in /proc/self/fd.
 """
 from __future__ import annotations
 
@@ -46,7 +46,7 @@ from typing import Callable
 from hostile import KEYS, WRONG_FIT, WRONG_LOOP
 
 QUIZ = frozenset({"quiz_q1", "quiz_q2", "quiz_q3", "quiz_q4"})
-PREDICT = frozenset({"predict_tests"})
+PREDICT = frozenset({"grad_predictions_tests"})
 LOOP = frozenset({"train_loop_tests"})
 FIT = frozenset({"fit_line_tests"})
 NOTHING = frozenset()
@@ -444,7 +444,7 @@ def train(model, optimizer, loss_fn, batches):
            LOOP, "a correct loop that returns an empty list whose __len__/__iter__/__getitem__ "
            "lie: the losses are missing: 0"),
     Attack("lying_tensor_predictions", "hooks",
-           {"predict_answers": LIARS + '''
+           {"grad_predictions": LIARS + '''
 import torch as _zz_torch
 class _ZzTensor(_zz_torch.Tensor):
     @classmethod

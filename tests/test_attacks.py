@@ -180,20 +180,20 @@ def differences(before: dict, after: dict) -> list:
 SHARED = ("/tmp", "/dev/shm", "/var/tmp")  # the machine's own temporary folders
 
 
-def snapshot(root: Path, home: Path, marker: str) -> dict:
+def snapshot(root: Path, home: Path, packages: Path, marker: str) -> dict:
     return {
         "machine": {str(p): ("file",) for folder in SHARED for p in Path(folder).glob(f"zz-attack-*-{marker}")},
         "course": file_state(root, skip=GRADER_OUTPUT),
         "home": file_state(home, skip={"zz-instructor.sock"}),
         "site-packages": file_state(SITE, skip={"__pycache__"}, deep=False),
         "lesson packages": {f"{p}/{rel}": v for p in PACKAGES
-                            for rel, v in file_state(ROOT / p, skip={"__pycache__"}).items()},
+                            for rel, v in file_state(packages / p, skip={"__pycache__"}).items()},
     }
 
 
-def remove_attack_leftovers() -> None:
+def remove_attack_leftovers(packages: Path) -> None:
     """Undo what an attack that got through wrote outside its tmp course (see attacks.py)."""
-    for folder in (SITE, *(ROOT / p for p in PACKAGES)):
+    for folder in (SITE, *(packages / p for p in PACKAGES)):
         for path in folder.glob("zz_attack_*"):
             path.unlink()
         for path in folder.glob("*.py"):
@@ -257,6 +257,7 @@ class Run:
     folders: dict = field(default_factory=dict)  # student → {"autograded"|"feedback": {names}}
     changes: dict = field(default_factory=dict)  # place → [differences]
     heard: list = field(default_factory=list)
+    packages: Path | None = None  # the copy of the lesson packages this run's grader imported
     students_in_gradebook: set = field(default_factory=set)
 
     def suspects(self) -> list:
@@ -280,7 +281,7 @@ class Run:
 
 
 WRITES = ("wrote ", "deleted ", "link ", "startup file in ")  # how attacks say they changed a path
-PLACES = {"course": None, "home": None, "site-packages": SITE, "lesson packages": ROOT, "machine": Path("/")}
+PLACES = {"course": None, "home": None, "site-packages": SITE, "lesson packages": None, "machine": Path("/")}
 
 
 def grader_env(home: Path) -> dict:
@@ -311,8 +312,13 @@ def classmates(release, canaries: dict) -> dict:
 
 
 def grade_class(folder: Path, run: str, attacks: list) -> Run:
-    root, home = folder / "course", folder / "home"
+    """Grade a class with ``attacks`` among it. The grader imports a copy of the lesson packages
+    (``PYTHONPATH``), so an attack that got through changes that copy, never this repository."""
+    root, home, packages = folder / "course", folder / "home", folder / "packages"
+    for package in PACKAGES:
+        shutil.copytree(ROOT / package, packages / package, ignore=shutil.ignore_patterns("__pycache__"))
     env = grader_env(home)
+    env["PYTHONPATH"] = str(packages)
     marker = secrets.token_hex(8)
     canary = {k: f"canary-{k}-{secrets.token_hex(8)}" for k in
               ("environment", "command-line", "home", "hidden-tests", "solutions", "alice", "zoe", "exchange")}
@@ -331,7 +337,7 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
     (root / "zz-course-canary.txt").write_text("the instructor's notes\n")
     release = read(root / "release" / NAME / f"{NAME}.ipynb")
     submissions = classmates(release, canary)
-    values = {"MARKER": marker, "ROOT": root, "HOME": home, "SITE": SITE, "PKG": ROOT}
+    values = {"MARKER": marker, "ROOT": root, "HOME": home, "SITE": SITE, "PKG": packages}
     for attack in attacks:
         submissions[attack.student] = fill(release, cell_sources(attack, honest_answers(), values))
         if attack.edit:
@@ -346,7 +352,7 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
 
     listener = Listener(home / "zz-instructor.sock", f"zz-instructor-{marker}")
     exchanged = plant_in_exchange(marker, canary["exchange"])
-    before = snapshot(root, home, marker)
+    before = snapshot(root, home, packages, marker)
     result = folder / "wrapper.json"
     budget = BUDGET.get(run, 240)
     try:
@@ -358,10 +364,10 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
         shutil.rmtree(exchanged[0], ignore_errors=True)
         for folder in exchanged[1:]:  # the exchange's folders this run made, if it made them
             folder.rmdir()
-    after = snapshot(root, home, marker)
+    after = snapshot(root, home, packages, marker)
     wrapper = json.loads(result.read_text())
     output = Path(f"{result}.out").read_text() + Path(f"{result}.err").read_text()
-    graded = Run(run, attacks, root, home, canary, wrapper, output, heard=listener.heard)
+    graded = Run(run, attacks, root, home, canary, wrapper, output, heard=listener.heard, packages=packages)
     graded.changes = {place: differences(before[place], after[place]) for place in before}
     read_gradebook(graded)
     read_students(graded, [*CLASSMATES, *(a.student for a in attacks)])
@@ -437,32 +443,18 @@ def read_students(run: Run, students: list) -> None:
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
     """run name → Run, graded on first use (so `-k` on one run grades only that run and the baseline)."""
-    remove_attack_leftovers()
-    saved = {p: tmp_path_factory.mktemp("saved") / p for p in PACKAGES}
-    for package, copy in saved.items():
-        shutil.copytree(ROOT / package, copy, ignore=shutil.ignore_patterns("__pycache__"))
-
-    def restore() -> None:
-        """Undo an attack on the lesson packages or site-packages that got through."""
-        for package, copy in saved.items():
-            for path in copy.rglob("*"):
-                live = ROOT / package / path.relative_to(copy)
-                if path.is_file() and (not live.exists() or live.read_bytes() != path.read_bytes()):
-                    live.write_bytes(path.read_bytes())
-        remove_attack_leftovers()
-
     cache: dict = {}
 
     def get(run: str) -> Run:
         if run not in cache:
+            folder = tmp_path_factory.mktemp(run)
             try:
-                cache[run] = grade_class(tmp_path_factory.mktemp(run), run, [a for a in ATTACKS if a.run == run])
+                cache[run] = grade_class(folder, run, [a for a in ATTACKS if a.run == run])
             finally:
-                restore()
+                remove_attack_leftovers(folder / "packages")  # (and what reached site-packages)
         return cache[run]
 
-    yield get
-    restore()
+    return get
 
 
 @pytest.fixture(scope="module")
@@ -627,7 +619,7 @@ def test_nothing_outside_the_attackers_folders_changes(graded, baseline, run_nam
     found = []
     for place, changes in run.changes.items():
         legit = set(baseline.changes[place]) if place == "home" else set()
-        top = {"course": run.root, "home": run.home}.get(place) or PLACES[place]
+        top = {"course": run.root, "home": run.home, "lesson packages": run.packages}.get(place) or PLACES[place]
         for change in changes:
             relative = change.split(" ", 1)[1].split(" (")[0]
             own = place == "course" and any(relative.startswith(f"submitted/{a.student}/") for a in run.attacks)

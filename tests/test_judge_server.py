@@ -233,6 +233,22 @@ def test_a_kernel_that_floods_the_judge_is_cut_off_and_others_are_answered():
     assert judge_server.MAX_SESSION_BYTES <= sent <= judge_server.MAX_SESSION_BYTES + 8 * judge_server.MAX_LINE
 
 
+def test_one_endless_line_is_cut_off_within_the_budget():
+    """An over-long line is skipped to its end only while the kernel's budget lasts: a line of
+    60 MB costs the judge at most ``MAX_SESSION_BYTES`` (and a line's read), then the connection
+    is closed."""
+    judge = judge_server.Judge(ROOT)
+    flooder, flood_thread = _kernel_connection(judge)
+    chunk = b"x" * judge_server.MAX_LINE
+    sent = 0
+    with pytest.raises(OSError):
+        for _ in range(60):
+            flooder.sendall(chunk)
+            sent += len(chunk)
+    flood_thread.join()
+    assert sent <= judge_server.MAX_SESSION_BYTES + 8 * judge_server.MAX_LINE
+
+
 def test_honest_messages_are_far_below_the_line_limit():
     """The largest observation a correct solution reports, for every function check, is tiny
     beside ``MAX_LINE``: the limit never touches an honest student."""

@@ -144,7 +144,7 @@ def test_a_stopped_fork_server_is_replaced(stage):
         assert started.processes["fork"].pid != old
         assert run(["print(1 + 1)"], started, stage) == ["2\n"]
         started.processes["judge"].kill()
-        time.sleep(0.1)
+        started.processes["judge"].wait()
         assert started.ensure_alive() == ["judge"]
         assert run(["print(2 + 2)"], started, stage) == ["4\n"]
     finally:

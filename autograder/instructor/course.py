@@ -32,8 +32,7 @@ from .. import messages
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository: its root is the course directory
 PROSE = Path(lessons.__file__).parent / "locale"
-LANGUAGES = {"en": "English", "es": "Español", "pt": "Português (Brasil)", "zh": "中文（简体）",
-             "fr": "Français", "sv": "Svenska"}
+LANGUAGES = messages.NAMES
 ASSIGNMENTS = ("01_requires_grad", "02_backward", "03_zeroing_grad", "04_no_grad")
 
 
@@ -176,7 +175,6 @@ def release_languages(root: Path = ROOT, languages: list | None = None) -> list:
 def command(args) -> int:
     """``autograder course LANGUAGE --into DIR`` (or ``--template ASSIGNMENT``)."""
     import sys
-
 
     if args.language not in LANGUAGES:
         print("autograder: " + messages.text("cli.no_translation", language=repr(args.language),

@@ -20,6 +20,10 @@ class TooLong(ValueError):
     """A line longer than the reader's limit (it was read to its end and dropped)."""
 
 
+class Spent(ValueError):
+    """The reader's budget of bytes is spent (mid-line, perhaps: it reads no further)."""
+
+
 def dumps(message) -> bytes:
     return (json.dumps(message) + "\n").encode()
 
@@ -42,19 +46,26 @@ def send(sock: socket.socket, message, fds: tuple = ()) -> None:
 class Lines:
     """The messages arriving on a stream socket, a line at a time."""
 
-    def __init__(self, sock: socket.socket, limit: int = MAX_LINE):
+    def __init__(self, sock: socket.socket, limit: int = MAX_LINE, budget: float = float("inf")):
         self.limit = limit
+        self.budget = budget  # bytes this reader takes in all, over-long lines included
         self._file = sock.makefile("rb")
-        self.received = 0  # bytes read so far (a budget's measure)
+        self.received = 0  # bytes read so far
+
+    def _read(self) -> bytes:
+        if self.received > self.budget:
+            raise Spent(f"more than {self.budget} bytes received")
+        chunk = self._file.readline(self.limit)
+        self.received += len(chunk)
+        return chunk
 
     def line(self) -> bytes:
-        """The next line (b"" at the end of the stream); ``TooLong`` for one past the limit."""
-        line = self._file.readline(self.limit)
-        self.received += len(line)
+        """The next line (b"" at the end of the stream); ``TooLong`` for one past the limit,
+        ``Spent`` once the budget is spent (an over-long line is skipped only within it)."""
+        line = self._read()
         if line and not line.endswith(b"\n"):
-            while (more := self._file.readline(self.limit)) and not more.endswith(b"\n"):
-                self.received += len(more)
-            self.received += len(more)
+            while (more := self._read()) and not more.endswith(b"\n"):
+                pass
             raise TooLong(f"a line longer than {self.limit} bytes")
         return line
 

@@ -221,12 +221,14 @@ def _serve_kernel(judge: Judge, session: Session, conn: socket.socket) -> None:
     its budget (``MAX_SESSION_BYTES``, ``MAX_SESSION_CPU``). A line that is not a request gets
     an error reply (an over-long one is skipped to its end): the kernel's own requests carry
     an id that their replies echo, so nothing written in between can take their place."""
-    lines = framing.Lines(conn, MAX_LINE)
+    lines = framing.Lines(conn, MAX_LINE, budget=MAX_SESSION_BYTES)
     started = time.thread_time()
     try:
-        while lines.received <= MAX_SESSION_BYTES and time.thread_time() - started <= MAX_SESSION_CPU:
+        while time.thread_time() - started <= MAX_SESSION_CPU:
             try:
                 line = lines.line()
+            except framing.Spent:
+                return
             except framing.TooLong:
                 reply = {"error": "line too long"}
             else:

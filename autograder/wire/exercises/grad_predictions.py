@@ -4,5 +4,5 @@ from ..spec import Exercise
 EXERCISE = Exercise(
     "grad_predictions", lesson=3, letter="a", kind="value",
     answer=("grad_before", "grad_after_one", "grad_after_two", "grad_after_clear"),
-    cells=("predict_answers", "predict_tests"), messages="grad_predictions",
+    cells=("grad_predictions", "grad_predictions_tests"), messages="grad_predictions",
     summary="Exercise 3(a): predicted values of .grad.")

@@ -5,7 +5,8 @@ read the paths it listed as readable, write beneath the paths it listed as writa
 make TCP connections to none (ABI 4), and (ABI 6) neither signal nor reach an abstract
 Unix socket of any process outside its sandbox. Nothing can lift the restriction.
 Everything is checked by Linux, not by Python: ``ctypes`` or a C extension changes
-nothing. Measured here: ABI 7 on Linux 6.18.
+nothing. Which of these rules apply depends on the machine's Landlock ABI (``abi()``);
+the README's sandbox table says which each rule needs.
 """
 from __future__ import annotations
 
