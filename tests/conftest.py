@@ -1,7 +1,18 @@
 import os
 import sys
 
+import pytest
+
 sys.path.insert(0, os.path.dirname(__file__))
 # nbgrader runs alembic (and tests run nbgrader, jupyter) from the environment pytest runs in,
 # also when pytest is started without activating it
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
+
+
+@pytest.fixture(scope="session")
+def hostile_course(tmp_path_factory):
+    """Lesson 3 graded for three students and every hostile submission, once a session:
+    test_class_grading reads it, test_cluster compares its Dask run with it."""
+    from test_class_grading import grade_hostile_class
+
+    return grade_hostile_class(tmp_path_factory.mktemp("hostile_course"))

@@ -1,5 +1,7 @@
 """The catalogue of attacks (tests/attacks.py), graded for real: `autograder grade 03_zeroing_grad
---jobs 2 --timeout 10` on a throw-away course per run, attackers beside honest classmates.
+--jobs 2 --timeout 10` on a throw-away course per run, attackers beside honest classmates: every
+attack that leaves grading standing in one run ("class"), those that stop or kill the grader's own
+processes in another ("disruptive"), so that the catalogue costs three gradings with the baseline.
 
 Every run is graded inside a small wrapper process that is a child subreaper: whatever the
 grading run starts and leaves behind (a daemon that called setsid, a double fork) ends up as
@@ -7,7 +9,7 @@ its child, so it can list, then kill, every process that outlived grading. The s
 graded alone (``baseline``) give the scores that must not move, and the files the grader itself
 writes in the instructor's HOME. Files are compared before and after each run in the course
 (outside the grader's own output folders), the instructor's HOME, site-packages, the lesson
-packages on disk and the machine's /tmp, /dev/shm and /var/tmp; a change is blamed on the
+packages the grader imported (a copy) and the machine's /tmp, /dev/shm and /var/tmp; a change is blamed on the
 attack whose name it carries or that said it wrote there, else on every attack that reached
 something. Whatever an attack managed to write outside its tmp course is undone after its run.
 
@@ -43,14 +45,15 @@ import catalogue
 import nbformat
 import pytest
 from attacks import ATTACKS, BY_NAME, RUNS, Attack, cell_sources, short_tag
-from helpers import BIN, ROOT, fill, isolated_env, nbgrader, points, read, solutions
+from helpers import BIN, ROOT, fill, generate, isolated_env, points, read, solutions
 from pages import live
 
 NAME = "03_zeroing_grad"
 POINTS = points(NAME)  # {test cell: points}, from the source notebook
 CLASSMATES = ("alice", "carol", "zoe")  # alice is graded before the attackers, carol and zoe after
-# seconds a whole run may take before the wrapper stops it (a run normally takes 20-60 s)
-BUDGET = {"disruptive": 75, "kill": 75}
+# seconds a whole run may take before the wrapper stops it: "class" (83 attackers) normally
+# takes 100-150 s, "disruptive" 20-40 s (2 CPUs)
+BUDGET = {"class": 480, "disruptive": 150}
 SITE = Path(sysconfig.get_paths()["purelib"])
 PACKAGES = ("autograder", "lessons")
 GRADER_OUTPUT = {"autograded", "feedback", "autograder-logs", "gradebook.db", "gradebook.db-journal",
@@ -333,7 +336,7 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
     shutil.copytree(ROOT / "source", root / "source")
     source = root / "source" / NAME / f"{NAME}.ipynb"
     nbformat.write(with_canaries(read(source), canary["hidden-tests"], canary["solutions"]), str(source))
-    nbgrader(["generate_assignment", NAME, "--force"], root, env)
+    generate(root, env, NAME)
     (root / "zz-course-canary.txt").write_text("the instructor's notes\n")
     release = read(root / "release" / NAME / f"{NAME}.ipynb")
     submissions = classmates(release, canary)
@@ -362,8 +365,11 @@ def grade_class(folder: Path, run: str, attacks: list) -> Run:
     finally:
         listener.close()
         shutil.rmtree(exchanged[0], ignore_errors=True)
-        for folder in exchanged[1:]:  # the exchange's folders this run made, if it made them
-            folder.rmdir()
+        for folder in exchanged[1:]:  # the exchange's folders this run made, if nobody else uses them
+            try:
+                folder.rmdir()
+            except OSError:
+                pass
     after = snapshot(root, home, packages, marker)
     wrapper = json.loads(result.read_text())
     output = Path(f"{result}.out").read_text() + Path(f"{result}.err").read_text()

@@ -19,7 +19,7 @@ import attacks
 import nbformat
 import pytest
 from browser_helpers import browser  # noqa: F401  (a fixture)
-from helpers import ROOT, exchange_home, fill, nbgrader, read, solutions
+from helpers import ROOT, exchange_home, fill, generate, read, solutions
 from pages import HOST
 from test_browser_instructor import ARTIFACTS, COURSE, NAME, start_view
 from test_class_grading import autograder
@@ -47,7 +47,7 @@ def course(tmp_path_factory):
     root = tmp_path_factory.mktemp("course")
     shutil.copy(ROOT / "nbgrader_config.py", root)
     shutil.copytree(ROOT / "source", root / "source", ignore=shutil.ignore_patterns("0[124]_*"))
-    nbgrader(["generate_assignment", NAME, "--force"], root, env)
+    generate(root, env, NAME)
     release = read(root / "release" / NAME / f"{NAME}.ipynb")
     right = solutions(read(root / "source" / NAME / f"{NAME}.ipynb"))
     mallory = fill(release, dict(right, fit_line=right["fit_line"] + "\n" + PLOT + attacks.SCRIPT_OUTPUTS))

@@ -25,7 +25,7 @@ import catalogue
 import nbformat
 import pytest
 from browser_helpers import browser, jupyter_lab, validate  # noqa: F401  (browser: a fixture)
-from helpers import ROOT, exchange_home, fill, isolated_env, nbgrader, points, read, solutions
+from helpers import ROOT, exchange_home, fill, generate, isolated_env, nbgrader, points, read, solutions
 from nbgrader.api import Gradebook
 from test_class_grading import autograder
 
@@ -64,7 +64,7 @@ def graded_course(tmp_path_factory, exchange):
     root = tmp_path_factory.mktemp("course")
     shutil.copy(ROOT / "nbgrader_config.py", root)
     shutil.copytree(ROOT / "source", root / "source", ignore=shutil.ignore_patterns("0[124]_*"))
-    nbgrader(["generate_assignment", NAME, "--force"], root, env)
+    generate(root, env, NAME)
     nbgrader(["release_assignment", NAME, "--force"], root, env)
     release = read(root / "release" / NAME / f"{NAME}.ipynb")
     right = solutions(read(root / "source" / NAME / f"{NAME}.ipynb"))

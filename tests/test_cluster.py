@@ -1,7 +1,7 @@
 """`autograder grade --scheduler`: grading on a Dask cluster, here a `distributed.LocalCluster`
 of two single-threaded worker processes, with the gradebook on the PostgreSQL server that
 .ci/postgres starts (AUTOGRADER_TEST_POSTGRES). The same submissions, hostile ones included,
-get exactly the per-cell scores `--jobs 1` gives; a worker killed while it grades costs
+get exactly the per-cell scores a local run gives; a worker killed while it grades costs
 nothing; a second run has nothing to do; SQLite is refused."""
 from __future__ import annotations
 
@@ -16,9 +16,8 @@ import psutil
 import pytest
 import sqlalchemy as sa
 from helpers import BIN, isolated_env
-from hostile import HOSTILE
 from nbgrader.api import Gradebook
-from test_class_grading import NAME, TESTS, autograder, make_course, notebooks, scores
+from test_class_grading import NAME, TESTS, hostile_submissions, make_course, notebooks
 
 from autograder.instructor.grading import failures
 
@@ -106,32 +105,23 @@ def left_on_workers(client, local_directory: Path) -> tuple:
     return [pid for pids in children.values() for pid in pids], sorted(local_directory.rglob("autograder-*"))
 
 
-def hostile_submissions() -> dict:
-    good = notebooks()
-    submissions = dict(good)
-    for student, (make, _) in HOSTILE.items():
-        submissions[student] = make(good["alice"]) if callable(make) else make
-    return submissions
-
-
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory, server, cluster):
-    """The same class graded with `--jobs 1` (SQLite, the reference) and on the cluster."""
+def graded(tmp_path_factory, server, cluster, hostile_course):
+    """The class conftest's ``hostile_course`` graded on this machine (SQLite, the reference),
+    graded again on the cluster."""
     local, client, workers_folder = cluster
     submissions = hostile_submissions()
-    env = isolated_env(tmp_path_factory.mktemp("home-jobs1"))
-    reference = make_course(tmp_path_factory.mktemp("jobs1"), env, submissions)
-    autograder(["grade", NAME, "--jobs", "1", "--timeout", "10"], reference, env)
     root, env = course(tmp_path_factory, server, submissions, "cluster")
     done = run(["--scheduler", local.scheduler_address, "--timeout", "10"], root, env)
     url = env["NBGRADER_DB_URL"]
-    return {"reference": scores(reference), "reference_root": reference, "root": root, "env": env, "url": url, "scores": db_scores(url),
+    return {"reference": hostile_course[4], "reference_root": hostile_course[0], "root": root, "env": env,
+            "url": url, "scores": db_scores(url),
             "stdout": done.stdout, "stderr": done.stderr, "students": sorted(submissions),
             "left": left_on_workers(client, workers_folder)}
 
 
 @pytest.mark.slow
-def test_cluster_gives_every_student_exactly_the_scores_of_jobs_1(graded):
+def test_cluster_gives_every_student_exactly_the_scores_of_a_local_run(graded):
     assert set(graded["scores"]) == set(graded["students"])
     for student in graded["students"]:
         assert graded["scores"][student] == graded["reference"][student], student

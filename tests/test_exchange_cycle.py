@@ -21,7 +21,6 @@ import datetime
 import re
 import shutil
 import textwrap
-import time
 from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from types import SimpleNamespace
@@ -29,7 +28,7 @@ from types import SimpleNamespace
 import catalogue
 import nbformat
 import pytest
-from helpers import ROOT, exchange_home, fill, nbgrader, points, read, solutions
+from helpers import ROOT, exchange_home, fill, generate, nbgrader, points, read, solutions
 from nbgrader.api import Gradebook
 from nbgrader.utils import parse_utc
 from test_class_grading import autograder
@@ -49,7 +48,7 @@ def make_course(root: Path, env: dict, policy: str = LATE_POLICY) -> Path:
     with open(root / "nbgrader_config.py", "a") as f:
         f.write("\n# this course's late policy\n" + policy)
     shutil.copytree(ROOT / "source" / NAME, root / "source" / NAME)
-    nbgrader(["generate_assignment", NAME, "--force"], root, env)
+    generate(root, env, NAME)
     return root
 
 
@@ -113,9 +112,8 @@ def cycle(tmp_path_factory):
     stamps["carol"] = submit(*students["carol"], notebook_of("carol", wrong))
     stamps["dan"] = submit(*students["dan"], "{ this is not a notebook")
     # The due date falls after these and before bob's submission (a date fixed at release
-    # would race the clock of a slow machine).
+    # would race the clock of a slow machine; nbgrader's timestamps have microseconds).
     due = datetime.datetime.now(datetime.timezone.utc)
-    time.sleep(1)
     nbgrader(["db", "assignment", "add", NAME, f"--duedate={due:%Y-%m-%d %H:%M:%S.%f} UTC"], course, instructor)
     stamps["bob"] = submit(*students["bob"], notebook_of("bob", right))
 

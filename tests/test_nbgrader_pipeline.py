@@ -14,7 +14,7 @@ import catalogue
 import catalogue_lessons
 import nbformat
 import pytest
-from helpers import ROOT, fill, grade_id, isolated_env, nbgrader, read, solutions
+from helpers import ROOT, fill, grade_id, isolated_env, nbgrader, points, read, solutions
 from nbgrader.api import Gradebook
 
 pytestmark = pytest.mark.slow
@@ -24,23 +24,27 @@ def _wrong(entries, name) -> str:
     return textwrap.dedent(next(e for e in entries if e.name == name).source).strip()
 
 
-# assignment → (total points, carol's wrong answers, test cells she must lose, words in her feedback)
-ASSIGNMENTS = {
-    "01_requires_grad": (8, {"freeze_body": _wrong(catalogue_lessons.LESSON1, "freezes_the_head")},
-                         {"freeze_body_tests": 3}, ["still receives a gradient"]),
-    "02_backward": (9, {"derivative": _wrong(catalogue_lessons.LESSON2, "finite_difference_instead"),
-                        "weighted_grad": _wrong(catalogue_lessons.LESSON2, "ones_instead_of_v")},
-                    {"derivative_tests": 2, "weighted_grad_tests": 2},
+# assignment → (carol's wrong answers, test cells she must lose, words in her feedback)
+CAROL = {
+    "01_requires_grad": ({"freeze_body": _wrong(catalogue_lessons.LESSON1, "freezes_the_head")},
+                         {"freeze_body_tests"}, ["still receives a gradient"]),
+    "02_backward": ({"derivative": _wrong(catalogue_lessons.LESSON2, "finite_difference_instead"),
+                     "weighted_grad": _wrong(catalogue_lessons.LESSON2, "ones_instead_of_v")},
+                    {"derivative_tests", "weighted_grad_tests"},
                     ["did not compute the derivative", "weights each output"]),
-    "03_zeroing_grad": (17, {"train_loop": _wrong(catalogue.TRAIN_LOOP, "cleared_once_before_loop"),
-                             "train_accumulate": _wrong(catalogue.TRAIN_ACCUMULATE, "unscaled")},
-                        {"train_loop_tests": 4, "train_accumulate_tests": 3},
+    "03_zeroing_grad": ({"train_loop": _wrong(catalogue.TRAIN_LOOP, "cleared_once_before_loop"),
+                         "train_accumulate": _wrong(catalogue.TRAIN_ACCUMULATE, "unscaled")},
+                        {"train_loop_tests", "train_accumulate_tests"},
                         ["cleared only once", "line 7", "4× too large"]),
-    "04_no_grad": (11, {"predict": _wrong(catalogue_lessons.LESSON4, "detach_afterwards"),
-                        "evaluate": _wrong(catalogue_lessons.LESSON4, "leaves_eval_mode")},
-                   {"predict_tests": 3, "evaluate_tests": 3},
+    "04_no_grad": ({"predict": _wrong(catalogue_lessons.LESSON4, "detach_afterwards"),
+                    "evaluate": _wrong(catalogue_lessons.LESSON4, "leaves_eval_mode")},
+                   {"predict_tests", "evaluate_tests"},
                    ["already spent", "mode after it"]),
 }
+# assignment → (total points, carol's wrong answers, {test cell she must lose: its points}, words),
+# the points read from the source notebooks
+ASSIGNMENTS = {name: (sum(points(name).values()), wrong, {cell: points(name)[cell] for cell in lost}, words)
+               for name, (wrong, lost, words) in CAROL.items()}
 STUDENTS = ("alice", "bob", "carol")
 
 

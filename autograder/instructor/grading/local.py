@@ -25,12 +25,20 @@ class Local:
         self.report = report
         self.services = Services.start(self.root, bool(self.config.JudgedExecute.get("sandbox", True)),
                                        log=self.root / "autograder-logs" / self.assignment / "servers.log",
-                                       keep_out=kept_out(self.config))
+                                       keep_out=kept_out(self.config), wait=False)
         source = self.root / preflight.setting(self.config, "source_directory", "source") / self.assignment
         notebooks = max(1, len(list(source.glob("*.ipynb"))))
+        # the workers load nbgrader while the servers load torch; no task reaches a worker
+        # before both servers answer
         self.workers = pool.Pool(self.jobs, worker.init, (str(self.root), self.config, self.services.environment()),
                                  on_fault=lambda fault: report.replaced.extend(self.services.ensure_alive()),
                                  task_timeout=time_budget.submission_budget(self.config, notebooks))
+        try:
+            self.services.wait_ready()
+        except BaseException:  # a server that cannot start, or Ctrl-C meanwhile: nothing is left behind
+            self.workers.close()
+            self.services.close()
+            raise
 
     def check_instructor(self) -> str:
         shortfalls = self.workers.call(worker.self_check, self.assignment)

@@ -136,18 +136,21 @@ def grade(root: Path, assignment: str, backend: Backend, config, students: list 
         report.refused = backend.check_instructor()
         if report.refused:
             return finish(report, root, students, started)
-        readable = []
-        for student, _ in todo:
-            records.forget(student)
-            if hooks.oversized(root / "submitted" / student / assignment):
-                _record(report, records, backend.refuse(student, "too_large"))
-            else:
-                readable.append(student)
-        for outcome in backend.grade(readable, report):
+        def record(outcome) -> None:
             _record(report, records, outcome)
             if show_progress:
                 show_progress(len(report.outcomes), len(todo), sum(not o.ok for o in report.outcomes), started,
                               extra=backend.progress_note())
+
+        readable = []
+        for student, _ in todo:
+            records.forget(student)
+            if hooks.oversized(root / "submitted" / student / assignment):
+                record(backend.refuse(student, "too_large"))
+            else:
+                readable.append(student)
+        for outcome in backend.grade(readable, report):
+            record(outcome)
         if export_to:
             report.exported = backend.export(export_to)
         if write_report:

@@ -102,10 +102,12 @@ class Services:
     # -- the owner's side ---------------------------------------------------------------
     @classmethod
     def start(cls, course_root: Path, sandbox: bool = True, log: Path | None = None,
-              keep_out: list | None = None) -> "Services":
+              keep_out: list | None = None, wait: bool = True) -> "Services":
         """Start both servers for the course in ``course_root``; ``keep_out``: places kernels
         must not read beside the course folder (``kept_out``; nbgrader's default exchange
-        when not given)."""
+        when not given). With ``wait=False`` it returns once both are launched: the caller
+        starts its own work meanwhile (each server imports torch, ~1.5 s) and calls
+        ``wait_ready`` (and ``close`` if that fails)."""
         folder = Path(tempfile.mkdtemp(prefix="autograder-run-", dir=_short_temp()))
         os.chmod(folder, 0o700)
         services = cls(folder, sandbox, owner=True)
@@ -119,7 +121,8 @@ class Services:
         try:
             services._launch("fork")
             services._launch("judge")
-            services.wait_ready()
+            if wait:
+                services.wait_ready()
         except BaseException:  # a server that cannot start, or Ctrl-C meanwhile: none is left behind
             services.close()
             raise
