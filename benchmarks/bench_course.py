@@ -6,8 +6,14 @@
    imports torch.
 3. The loop grader's tracing overhead on a 200-step loop, against the same loop untraced.
    Target: ≤ 2×.
+4. The length of each lesson (printed first; no kernel): words of prose, markdown cells over
+   120 words, estimated minutes, for the core and apart for the optional "Going further"
+   section, which is not part of the hour. The rule is tests/lesson_length.py's (150 words a
+   minute, a minute a demo, 2 a question, 5-15 an exercise); targets: core ≤ 60 min and
+   ≤ 2,000 words, every cell ≤ 120 words. English is the measure; the other languages'
+   word counts are printed beside it (not Chinese, which has no spaces between words).
 
-Usage: python benchmarks/bench_course.py [--students N] [--repeats R]
+Usage: python benchmarks/bench_course.py [--students N] [--repeats R] [--length-only]
 """
 from __future__ import annotations
 
@@ -27,9 +33,11 @@ from torch import nn
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
+import lesson_length  # noqa: E402
 from catalogue import TRAIN_LOOP  # noqa: E402
 from helpers import fill, isolated_env, nbgrader, read, solutions  # noqa: E402
 
+from autograder.instructor import course  # noqa: E402
 from autograder.kernel.loop.trace import LoopTracer  # noqa: E402
 
 NOTEBOOKS = sorted((ROOT / "source").glob("*/*.ipynb"))
@@ -108,11 +116,44 @@ def tracing_overhead(steps: int, repeats: int) -> tuple[float, float]:
     return statistics.median(bare), statistics.median(traced)
 
 
+def print_lengths() -> None:
+    """Section 4: each lesson's words and estimated minutes (core, then Going further)."""
+    L = lesson_length
+    print(f"== 4. length of each lesson ({L.WORDS_PER_MINUTE} words/min, {L.DEMO_MINUTES} min a demo, "
+          f"{L.QUESTION_MINUTES} a question, {L.EXERCISE_MINUTES[0]}-{L.EXERCISE_MINUTES[1]} an exercise) ==")
+    print("Going further (optional, ungraded) is counted apart and is not part of the hour.")
+    print(f"{'notebook':18} {'part':8} {'words':>6} {'>120':>5} {'longest cell':>24} {'demos':>6} "
+          f"{'quest':>6} {'exerc':>6} {'minutes':>8}   (targets: core ≤ {L.MAX_MINUTES} min, "
+          f"≤ {L.MAX_WORDS} words, cells ≤ {L.MAX_CELL_WORDS})")
+    langs = [lang for lang in course.available() if lang not in ("en", "zh")]
+    for path in NOTEBOOKS:
+        nb = read(path)
+        parts = L.measure(nb)
+        for label, part in parts.items():
+            if label == "further" and not part.cells:
+                continue
+            over = sum(n > L.MAX_CELL_WORDS for n in part.cells.values())
+            n, cid = part.longest
+            print(f"{path.stem:18} {label:8} {part.words:6} {over:5} {f'{cid} ({n})':>24} "
+                  f"{part.demos:6} {part.questions:6} {sum(part.exercise_minutes):6} "
+                  f"{part.minutes:8.1f}")
+        others = []
+        for lang in langs:
+            translated = L.measure(nb, course.read_prose(lang, path.stem))
+            others.append(f"{lang} {translated['core'].words}+{translated['further'].words}")
+        print(f"{'':18} words core+further by language: " + ", ".join(others))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--students", type=int, default=3)
     parser.add_argument("--repeats", type=int, default=5)
+    parser.add_argument("--length-only", action="store_true",
+                        help="print only the lessons' lengths (section 4), which needs no kernel")
     args = parser.parse_args()
+    print_lengths()
+    if args.length_only:
+        return
     torch.set_num_threads(1)  # Binder gives one CPU
 
     with tempfile.TemporaryDirectory() as tmp:

@@ -3,8 +3,11 @@ right now, read from the notebooks on disk.
 
 Only what grading needs is run: each notebook's setup cell, its answer cells and its
 visible test cells, in a fresh IPython shell in a separate process, never the demos
-and widgets. Results are cached by the text of those cells, so a notebook that has
-not changed since the last call is not run again.
+and widgets, in the notebook's own language (its metadata), so each notebook's messages
+read as its student reads them. Results are cached by the text of those cells, the
+notebook's language and the grader's own code and words, so a notebook that has not
+changed since the last call is not run again, and a cached answer is never in another
+language than the notebook's.
 """
 from __future__ import annotations
 
@@ -16,6 +19,8 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from autograder import messages
 
 from .text import text
 
@@ -47,10 +52,19 @@ def _strip_hidden(source: str) -> str:
     return "\n".join(lines)
 
 
+def notebook_language(nb: dict) -> str:
+    """The language the notebook's student reads (``autograd_lessons.language`` in its
+    metadata), English when it names none of the course's languages."""
+    metadata = nb.get("metadata")
+    settings = metadata.get("autograd_lessons") if isinstance(metadata, dict) else None
+    return messages.known(settings.get("language") if isinstance(settings, dict) else None)
+
+
 def graded_cells(path: Path) -> dict:
-    """The cells grading needs: setup, answers (solution cells) and visible tests."""
-    nb = json.loads(path.read_text())
-    job = {"setup": "", "answers": [], "tests": []}
+    """The cells grading needs (setup, answers, i.e. solution cells, and visible tests) and
+    the language the notebook's messages are written in."""
+    nb = json.loads(path.read_text(encoding="utf-8"))
+    job = {"setup": "", "answers": [], "tests": [], "language": notebook_language(nb)}
     for cell in nb["cells"]:
         meta = cell.get("metadata", {}).get("nbgrader", {})
         source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]
@@ -66,8 +80,26 @@ def graded_cells(path: Path) -> dict:
     return job
 
 
-def _key(job: dict) -> str:
-    return hashlib.sha256(json.dumps(job, sort_keys=True).encode()).hexdigest()
+def grader_fingerprint() -> str:
+    """A digest of what else decides a result and its words: the code and the message files
+    of the ``autograder`` and ``lessons`` packages (a new version re-runs every notebook)."""
+    import autograder
+
+    digest = hashlib.sha256()
+    for package in (Path(autograder.__file__).parent, Path(__file__).parent):
+        for path in sorted(package.rglob("*")):
+            if path.suffix in (".py", ".toml") and path.is_file():
+                digest.update(path.relative_to(package.parent).as_posix().encode() + b"\0")
+                digest.update(path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _key(job: dict, grader: str) -> str:
+    """The cache key of a notebook's job: its cells, its language and the grader's fingerprint."""
+    return hashlib.sha256(json.dumps({"job": job, "grader": grader}, sort_keys=True).encode()).hexdigest()
+
+
+CACHE_VERSION = 2  # the cache's layout: {"version": 2, "notebooks": {path: {"key", "results"}}}
 
 
 def _cache_file() -> Path:
@@ -76,17 +108,22 @@ def _cache_file() -> Path:
 
 
 def _load_cache() -> dict:
+    """Cached results by notebook path (each language's copy of a lesson has its own)."""
     try:
-        return json.loads(_cache_file().read_text())
+        cache = json.loads(_cache_file().read_text())
     except (OSError, ValueError):
         return {}
+    if not isinstance(cache, dict) or cache.get("version") != CACHE_VERSION:
+        return {}  # an older layout (results by lesson name, whatever their language)
+    notebooks = cache.get("notebooks")
+    return notebooks if isinstance(notebooks, dict) else {}
 
 
 def _save_cache(cache: dict) -> None:
     path = _cache_file()
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(json.dumps(cache))
+        path.write_text(json.dumps({"version": CACHE_VERSION, "notebooks": cache}))
     except OSError:
         pass  # a read-only home only costs the cache
 
@@ -138,14 +175,22 @@ def progress(start: Path | None = None) -> Progress:
     """What passes now in each lesson notebook found near ``start`` (default: the working directory)."""
     notebooks = find_notebooks(start)
     jobs = {name: graded_cells(path) for name, path in notebooks.items()}
+    grader = grader_fingerprint()
+    keys = {name: _key(job, grader) for name, job in jobs.items()}
     cache = _load_cache()
-    stale = {name: job for name, job in jobs.items() if cache.get(name, {}).get("key") != _key(job)}
+    entry = {name: str(path) for name, path in notebooks.items()}  # cache entries by notebook path
+
+    def cached(name: str) -> dict:
+        found = cache.get(entry[name])
+        return found if isinstance(found, dict) and found.get("key") == keys[name] else {}
+
+    stale = {name: job for name, job in jobs.items() if not cached(name)}
     for name, results in run_jobs(stale).items():
-        cache[name] = {"key": _key(jobs[name]), "results": results}
+        cache[entry[name]] = {"key": keys[name], "results": results}
     if stale:
         _save_cache(cache)
     report = Progress(missing=[n for n in ASSIGNMENTS if n not in notebooks], ran=sorted(stale))
     for name in ASSIGNMENTS:
-        for result in cache.get(name, {}).get("results", []) if name in jobs else []:
+        for result in cached(name).get("results", []) if name in jobs else []:
             report.rows.append((name, result["id"], result["points"], result["passed"], result["message"]))
     return report

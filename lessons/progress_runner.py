@@ -1,13 +1,16 @@
 """Run the graded cells of lesson notebooks (see lessons.progress) and print the results as JSON.
 
 Each notebook gets a fresh IPython shell, so cells behave as in Jupyter (magics
-included) and no state passes from one notebook to the next.
+included) and no state passes from one notebook to the next, and its messages are in
+the notebook's own language (``language`` in its job), whatever the language of the
+notebook that called ``lessons.progress()``.
 """
 from __future__ import annotations
 
 import contextlib
 import io
 import json
+import os
 import sys
 
 
@@ -19,6 +22,9 @@ def _run(shell, source: str):
 def run_notebook(job: dict) -> list:
     from IPython.core.interactiveshell import InteractiveShell
 
+    from autograder.messages import known
+
+    os.environ["AUTOGRAD_LESSONS_LANG"] = known(job.get("language"))  # read at every message
     InteractiveShell.clear_instance()
     shell = InteractiveShell.instance()
     _run(shell, job["setup"])

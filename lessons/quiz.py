@@ -13,17 +13,17 @@ from .text import raw, text
 # practice question id → the letter of the best answer; the wording lives in the locale file.
 PRACTICE_ANSWERS = {
     "l1_p1": "c",
-    "l1_p2": "b",
+    "l1_p2": "d",
     "l1_p3": "a",
     "l2_p1": "b",
     "l2_p2": "c",
-    "l2_p3": "b",
-    "l3_p1": "b",
+    "l2_p3": "d",
+    "l3_p1": "a",
     "l3_p2": "c",
     "l3_p3": "b",
-    "l3_p4": "b",
-    "l4_p1": "b",
-    "l4_p2": "c",
+    "l3_p4": "d",
+    "l4_p1": "a",
+    "l4_p2": "d",
     "l4_p3": "b",
 }
 LETTERS = ("a", "b", "c", "d")

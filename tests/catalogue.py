@@ -427,7 +427,7 @@ TRAIN_LOOP = [
                 losses.append(loss.item())
             optimizer.step()
             return losses
-    """, "step_count", ["1 times for 4 batches", "one per batch", "line 8"]),
+    """, "step_count", ["ran once for 4 batches", "one per batch", "line 8"]),
     loop("scaled_loss", """
         def train(model, optimizer, loss_fn, batches):
             losses = []
@@ -438,7 +438,7 @@ TRAIN_LOOP = [
                 optimizer.step()
                 losses.append(loss.item())
             return losses
-    """, "wrong_gradient", ["not the gradient of batch 1", "line 7"]),
+    """, "wrong_gradient", ["not the gradient of the loss of batch 1", "line 7"]),
     loop("detached_prediction", """
         def train(model, optimizer, loss_fn, batches):
             losses = []

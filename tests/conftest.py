@@ -16,3 +16,23 @@ def hostile_course(tmp_path_factory):
     from test_class_grading import grade_hostile_class
 
     return grade_hostile_class(tmp_path_factory.mktemp("hostile_course"))
+
+
+@pytest.fixture(scope="session")
+def new_gradebook(tmp_path_factory):
+    """``new_gradebook(path)`` puts a new, empty SQLite gradebook at ``path``: nbgrader makes
+    one once a session (it migrates a new gradebook with alembic in a subprocess: ~3 s) and
+    each test gets a copy. Returns the gradebook's URL."""
+    import shutil
+
+    from nbgrader.api import Gradebook
+
+    made = tmp_path_factory.mktemp("new_gradebook") / "gradebook.db"
+    with Gradebook(f"sqlite:///{made}"):
+        pass
+
+    def new(path) -> str:
+        shutil.copy(made, path)
+        return f"sqlite:///{path}"
+
+    return new

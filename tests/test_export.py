@@ -5,12 +5,10 @@ from __future__ import annotations
 
 import csv
 import json
-import os
 import shutil
 from pathlib import Path
 
 import pytest
-from helpers import BIN
 from nbgrader.api import Gradebook
 from nbgrader.coursedir import CourseDirectory
 from nbgrader.plugins import CsvExportPlugin
@@ -33,15 +31,10 @@ class FakeApp(LoggingConfigurable):
 
 
 @pytest.fixture(scope="module")
-def gradebook_file(tmp_path_factory):
-    """A gradebook made once (nbgrader runs alembic in a subprocess: seconds); tests copy it."""
+def gradebook_file(tmp_path_factory, new_gradebook):
+    """A gradebook made once; tests copy it."""
     tmp_path = tmp_path_factory.mktemp("gradebook")
-    path = os.environ.get("PATH", "")
-    os.environ["PATH"] = f"{BIN}{os.pathsep}{path}"
-    try:
-        make_gradebook(f"sqlite:///{tmp_path / 'gradebook.db'}")
-    finally:
-        os.environ["PATH"] = path
+    make_gradebook(new_gradebook(tmp_path / "gradebook.db"))
     return tmp_path / "gradebook.db"
 
 

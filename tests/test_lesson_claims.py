@@ -154,7 +154,19 @@ SOURCES = source_notebooks()
 
 
 def _cell(lesson: str, cell_id: str) -> str:
-    return next(c.source for c in SOURCES[lesson].cells if c.id == cell_id)
+    """A cell's text; for a markdown cell, with the markdown cells that continue it (up to the
+    next heading), since a long explanation is split over cells of at most 120 words."""
+    cells = SOURCES[lesson].cells
+    start = next(i for i, c in enumerate(cells) if c.id == cell_id)
+    if cells[start].cell_type != "markdown":
+        return cells[start].source
+    text = [cells[start].source]
+    for cell in cells[start + 1:]:
+        if cell.cell_type == "markdown" and cell.source.lstrip().startswith("#"):
+            break
+        if cell.cell_type == "markdown":
+            text.append(cell.source)
+    return "\n\n".join(text)
 
 
 def _run(lesson: str, *cells: str, edits=(), **names) -> dict:
@@ -288,3 +300,369 @@ def test_step_between_forward_and_backward_trips_the_version_counter(moved):
         assert after == before + 1
         assert outcome == ("one of the variables needed for gradient computation has been "
                            "modified by an inplace operation")
+
+
+# == issue 19: statements corrected, each run here =========================================
+
+# -- 1. lesson 4 §3, its recap and practice l4_p3: what an inference tensor can still do -----
+def _inference_tensor() -> torch.Tensor:
+    layer = nn.Linear(4, 2)
+    with torch.inference_mode():
+        return layer(torch.randn(3, 4))
+
+
+def test_an_inference_tensor_may_enter_autograd_when_nothing_has_to_save_it():
+    frozen, w = _inference_tensor(), torch.randn(2, requires_grad=True)
+    assert frozen.is_inference()
+    (frozen + w).sum().backward()  # an addition saves neither input
+    assert torch.equal(w.grad, torch.full((2,), 3.0))
+
+
+def test_an_inference_tensor_cannot_be_saved_for_backward_nor_changed_in_place_outside():
+    frozen, w = _inference_tensor(), torch.randn(2, requires_grad=True)
+    with pytest.raises(RuntimeError, match="Inference tensors cannot be saved for backward"):
+        (frozen * w).sum().backward()  # a product saves its other factor
+    with pytest.raises(RuntimeError, match="Inplace update to inference tensor outside InferenceMode"):
+        frozen.add_(1)
+    with torch.inference_mode():
+        frozen.add_(1)  # inside inference_mode it is allowed
+
+
+def test_clone_of_an_inference_tensor_is_an_ordinary_tensor():
+    copy, w = _inference_tensor().clone(), torch.randn(2, requires_grad=True)
+    assert not copy.is_inference()
+    (copy * w).sum().backward()  # saved for backward: fine
+    assert torch.allclose(w.grad, copy.sum(0))
+    copy.add_(1)  # changed in place: fine
+
+
+def test_inference_mode_demo_multiplies_and_the_texts_no_longer_say_never():
+    frozen_is_inference, outcome = _run("04_no_grad", "no-grad-demo", "inference-mode-demo")["_"]
+    assert frozen_is_inference and outcome == "Inference tensors cannot be saved for backward"
+    for words in (_cell("04_no_grad", "inference-mode"), raw("quiz.l4_p3.b"), raw("quiz.l4_p3.why_b")):
+        assert "can never" not in words and "for backward" in words
+    assert ".clone()" in _cell("04_no_grad", "inference-mode")
+
+
+# -- 2. lesson 3 §7 and loop.never_cleared: never clearing is SGD with momentum=1.0 ----------
+@pytest.mark.parametrize("lr", ["0.05", "0.01", "0.5"])
+def test_momentum_demo_never_clearing_gives_the_parameters_of_momentum_one(lr):
+    ns = _run("03_zeroing_grad", "training-demo", "momentum-equivalence-demo",
+              edits=[("training-demo", "lr = 0.05", f"lr = {lr}")], widgets=_PlotStub())
+    never_cleared, momentum_one, identical = ns["_"]
+    assert identical is True and torch.equal(never_cleared, momentum_one) and never_cleared.shape == (2,)
+    # and the clearing run ends elsewhere: the demo compares two different things
+    assert not torch.equal(never_cleared, ns["final_parameters"](clear_grad=True, momentum=0.0))
+
+
+def _never_cleared_on_a_bowl(lr: float, steps: int = 400) -> list:
+    """|p| after each plain SGD step on loss = p²/2 (curvature 1) when .grad is never cleared."""
+    p = nn.Parameter(torch.tensor(1.0, dtype=torch.float64))
+    optimizer = torch.optim.SGD([p], lr=lr)
+    sizes = []
+    for _ in range(steps):
+        (0.5 * p ** 2).backward()
+        optimizer.step()
+        sizes.append(abs(p.item()))
+    return sizes
+
+
+@pytest.mark.parametrize("lr", [0.05, 0.5, 3.9])
+def test_never_clearing_on_a_bowl_swings_for_ever_below_lr_times_curvature_4(lr):
+    sizes = _never_cleared_on_a_bowl(lr)
+    early, late = max(sizes[:100]), max(sizes[-100:])
+    assert late > 0.9 and 0.8 * early < late < 1.25 * early  # neither settles nor grows
+
+
+def test_never_clearing_on_a_bowl_blows_up_above_lr_times_curvature_4():
+    sizes = _never_cleared_on_a_bowl(4.1)
+    assert max(sizes[-100:]) > 1e6 * max(sizes[:100])
+
+
+def test_never_cleared_message_says_momentum_one_not_a_growing_learning_rate():
+    message = messages.text("loop.never_cleared", step=2, where="line 7", used="batches 1 + 2",
+                            expected="batch 2", backward_where="line 6")
+    assert "momentum=1.0" in message and "growing" not in message
+    text = _cell("03_zeroing_grad", "forgotten-zero-grad")
+    assert "momentum=1.0" in text and "kept growing" not in text
+
+
+# -- 3. lesson 2 §5, its recaps and practice l2_p2: a second backward() fails only on saved tensors
+def test_a_graph_that_saved_nothing_can_be_walked_twice_and_grad_silently_doubles():
+    w = torch.tensor([1.0, -2.0], requires_grad=True)
+    loss = (w + 1).sum()
+    loss.backward()
+    first = w.grad.clone()
+    loss.backward()
+    assert torch.equal(w.grad, 2 * first)
+
+
+def test_a_second_backward_through_an_operation_that_saved_tensors_raises():
+    w, x, y = torch.tensor(2.0, requires_grad=True), torch.tensor(3.0), torch.tensor(1.0)
+    loss = ((w * x - y) ** 2).mean()  # practice l2_p2's loss: ** 2 saves its input
+    loss.backward()
+    with pytest.raises(RuntimeError, match="Trying to backward through the graph a second time"):
+        loss.backward()
+    kept = ((w * x - y) ** 2).mean()
+    w.grad = None
+    kept.backward(retain_graph=True)
+    kept.backward()
+    assert w.grad.item() == 2 * 2 * (2 * 3 - 1) * 3
+
+
+def test_retain_demo_adds_on_the_second_pass_and_fails_on_the_third():
+    first, second, third = _run("02_backward", "retain-demo")["_"]
+    assert second == pytest.approx(2 * first) and third.startswith("Trying to backward through the graph a second time")
+    assert "(w + 1).sum()" in _cell("02_backward", "retain-graph")
+
+
+# -- 4. lesson 1 §4, recap-mid and revisit.l1_q2: only a non-leaf (with a grad_fn) refuses ----
+def test_only_a_non_leaf_refuses_a_new_requires_grad_flag():
+    ns = _run("01_requires_grad", "leaves-demo", "propagation-demo")
+    plain, product = ns["plain"], ns["product"]
+    assert plain.is_leaf and plain.grad_fn is None  # computed, yet a leaf: nothing was recorded
+    plain.requires_grad = True
+    assert plain.requires_grad
+    assert not product.is_leaf and product.grad_fn is not None
+    with pytest.raises(RuntimeError, match="you can only change requires_grad flags of leaf variables"):
+        product.requires_grad = False
+    assert "non-leaf" in _cell("01_requires_grad", "non-leaf-error").splitlines()[0]
+    assert "computed tensor" not in messages.text("revisit.l1_q2")
+
+
+# -- 5. lesson 3 §4: paths are summed within a pass; calls add by PyTorch's choice -----------
+def test_one_pass_sums_every_path_before_writing_grad_once_and_each_call_adds():
+    w = torch.tensor(3.0, requires_grad=True)
+    writes = []
+    w.register_post_accumulate_grad_hook(lambda p: writes.append(p.grad.item()))
+    (w * w + w + w).backward()
+    assert writes == [8.0]  # one write, of 6 + 1 + 1
+    (w * w).backward()
+    (w + w).backward()
+    assert writes == [8.0, 14.0, 16.0]
+
+
+def test_torch_autograd_grad_returns_fresh_gradients_and_leaves_grad_alone():
+    w = torch.tensor(3.0, requires_grad=True)
+    (first,), (second,) = (torch.autograd.grad(w * w, w) for _ in range(2))
+    assert first.item() == second.item() == 6.0 and w.grad is None
+
+
+# -- 6. lesson 3 §10: which optimizers a zero gradient leaves in place -----------------------
+@pytest.mark.parametrize("opt_cls, kwargs, moves", [
+    (torch.optim.Adagrad, {"lr": 0.1}, False),
+    (torch.optim.RMSprop, {"lr": 0.1}, False),
+    (torch.optim.RMSprop, {"lr": 0.1, "centered": True}, False),
+    (torch.optim.Adadelta, {}, False),
+    (torch.optim.RMSprop, {"lr": 0.1, "momentum": 0.9}, True),
+    (torch.optim.AdamW, {"lr": 0.1}, True),
+])
+def test_optimizers_that_remember_only_the_gradients_size_leave_a_zero_gradient_in_place(opt_cls, kwargs, moves):
+    before, after = _after_zero_grad_step(opt_cls, set_to_none=False, **kwargs)
+    assert (after != before) is moves
+
+
+def test_adamw_decay_shrinks_a_parameter_that_never_had_a_gradient():
+    for opt_cls, expected in ((torch.optim.AdamW, 1 - 0.1 * 0.01), (torch.optim.Adam, 1.0)):
+        p = nn.Parameter(torch.tensor(1.0))
+        optimizer = opt_cls([p], lr=0.1)
+        p.grad = torch.tensor(0.0)
+        optimizer.step()
+        assert p.item() == pytest.approx(expected, abs=1e-7)
+
+
+# -- 7. lesson 3 §5: Adam moves by at most about lr, whatever the gradient's scale -------------
+def _adam_steps(kind: str, scale: float, steps: int = 200, size: int = 200) -> torch.Tensor:
+    gen = torch.Generator().manual_seed(1)
+    p = nn.Parameter(torch.zeros(size))
+    optimizer = torch.optim.Adam([p], lr=0.01)
+    moves = []
+    for _ in range(steps):
+        noise = torch.randn(size, generator=gen)
+        p.grad = scale * {"constant": torch.ones(size), "noise": noise, "drift": 0.3 + noise}[kind]
+        before = p.detach().clone()
+        optimizer.step()
+        moves.append((p.detach() - before).abs() / 0.01)  # in units of lr
+    return torch.stack(moves)
+
+
+@pytest.mark.parametrize("kind", ["constant", "noise", "drift"])
+def test_adam_steps_are_at_most_about_lr_and_do_not_depend_on_the_gradients_scale(kind):
+    moves = {scale: _adam_steps(kind, scale) for scale in (1e-3, 1.0, 1e3)}
+    assert all(m.max() < 1.5 for m in moves.values())
+    assert torch.allclose(moves[1e-3], moves[1.0], atol=0.03)  # Adam's eps matters a little here
+    assert torch.allclose(moves[1e3], moves[1.0], rtol=1e-4, atol=1e-5)
+    late = moves[1.0][-100:].mean()
+    if kind == "constant":
+        assert late == pytest.approx(1.0, abs=1e-3)
+    else:  # a gradient that keeps changing sign gives smaller steps
+        assert late < 0.5
+    assert "at most about the learning rate" in _cell("03_zeroing_grad", "optimizer-intro")
+
+
+# -- 8. lesson 1 §6: a frozen layer passes gradients on, and stays put only while .grad is None
+def test_gradient_flows_through_a_frozen_layer_to_the_layers_before_it():
+    net = nn.Sequential(nn.Linear(2, 2), nn.Linear(2, 1))  # graded Quick Check L1 Q3
+    net[1].requires_grad_(False)
+    net(torch.ones(1, 2)).sum().backward()
+    assert net[1].weight.grad is None and net[1].bias.grad is None
+    assert net[0].weight.grad is not None and net[0].bias.grad is not None
+    assert _run("01_requires_grad", "freezing-demo")["_"] == [
+        ("0.weight", False), ("0.bias", False), ("2.weight", True), ("2.bias", True)]
+
+
+@pytest.mark.parametrize("opt_cls, kwargs", [
+    (torch.optim.SGD, {"lr": 0.1}), (torch.optim.SGD, {"lr": 0.1, "momentum": 0.9}),
+    (torch.optim.SGD, {"lr": 0.1, "weight_decay": 0.1}), (torch.optim.Adam, {"lr": 0.1})])
+@pytest.mark.parametrize("clearing", ["to_none", "to_zeros", "never"])
+def test_parameters_frozen_mid_training_stay_put_only_while_their_grad_is_none(opt_cls, kwargs, clearing):
+    torch.manual_seed(0)
+    net = nn.Sequential(nn.Linear(3, 4), nn.Tanh(), nn.Linear(4, 1))
+    optimizer = opt_cls(net.parameters(), **kwargs)
+    x = torch.randn(8, 3)
+    net(x).pow(2).mean().backward()
+    optimizer.step()  # one step of training, then freeze the first layer
+    net[0].requires_grad_(False)
+    frozen = net[0].weight.detach().clone()
+    if clearing != "never":
+        optimizer.zero_grad(set_to_none=clearing == "to_none")
+    net(x).pow(2).mean().backward()
+    optimizer.step()
+    moved = not torch.equal(net[0].weight, frozen)
+    plain_sgd = opt_cls is torch.optim.SGD and len(kwargs) == 1
+    expected = {"to_none": False, "to_zeros": not plain_sgd, "never": True}[clearing]
+    assert moved is expected
+
+
+# -- 9. hints.dead_parameters (3) and exercise 3(e): a dead layer also zeroes the next weight --
+@pytest.mark.parametrize("dead", [0, 1, 2])
+def test_a_dead_relu_layer_zeroes_everything_before_it_and_the_next_weight_not_the_next_bias(dead):
+    from autograder.judges.lesson3 import dead_parameters as judge
+    from autograder.wire.exercises.dead_parameters import after_backward
+
+    data = judge.scenario(dict(seed=0, dead=dead), 0)
+    net = after_backward(data)
+    zero = {name for name, p in net.named_parameters() if p.grad is not None and not bool(p.grad.abs().max() > 0)}
+    before = {f"body.{2 * k}.{part}" for k in range(dead + 1) for part in ("weight", "bias")}
+    following = f"body.{2 * dead + 2}" if dead < 2 else "head"
+    assert zero == before | {f"{following}.weight"}
+    assert judge.truth(data) == zero | {"aux.weight", "aux.bias"}  # what the judge expects
+    for words in (raw("hints.dead_parameters")["3"], _cell("03_zeroing_grad", "ex-e")):
+        assert "right after it" in words and "bias still gets a gradient" in words
+
+
+# -- exercise 4(b): what `.data` does, and why the check refuses it ----------------------------
+def test_an_update_through_data_goes_unnoticed_while_the_same_one_under_no_grad_is_caught():
+    p = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (p ** 2).sum()  # ** 2 saves p
+    version = p._version
+    p.data -= 0.5
+    assert p._version == version  # the version counter did not move
+    loss.backward()
+    assert p.grad.tolist() == [1.0, 3.0]  # 2·p at the *changed* p, not 2·[1, 2]: silently wrong
+    q = torch.tensor([1.0, 2.0], requires_grad=True)
+    loss = (q ** 2).sum()
+    with torch.no_grad():
+        q -= 0.5
+    assert q._version == version + 1
+    with pytest.raises(RuntimeError, match="modified by an inplace operation"):
+        loss.backward()
+    assert "`p.data`" in _cell("04_no_grad", "ex-b")
+
+
+# -- exercise 2(a): the text names what the visible check runs --------------------------------
+def test_derivative_exercise_names_the_function_its_visible_check_runs():
+    from autograder.judges.lesson2 import derivative
+
+    (case,) = derivative.CASES["visible"]
+    text = _cell("02_backward", "ex-a")
+    assert case["function"] in text and "requires grad" in text and "1e-4" in text
+
+
+# -- lesson 4 §8: the table of switches, every cell run ---------------------------------------
+def _markdown_table(text: str) -> tuple:
+    """(header, {first column without backticks: [the other columns]}) of a markdown table."""
+    lines = [line.strip().strip("|").split("|") for line in text.splitlines() if line.startswith("|")]
+    header, _separator, *rows = [[part.strip() for part in line] for line in lines]
+    return header[1:], {row[0].strip("`"): row[1:] for row in rows}
+
+
+def _switch_rows() -> dict:
+    """What each row of the table does, observed: {row label: {column header: text}}. Each
+    switch runs a linear layer, then batch norm and dropout (no parameters of their own, so for
+    ``detach()`` and ``requires_grad_(False)`` the operations are on that tensor alone), with
+    the modules in training mode unless the switch is ``eval()``."""
+    import contextlib
+
+    def observe(prepare, context=contextlib.nullcontext, evaluate=False):
+        torch.manual_seed(0)
+        linear, body = nn.Linear(4, 6), nn.Sequential(nn.BatchNorm1d(6, affine=False), nn.Dropout(0.5))
+        linear.train(not evaluate), body.train(not evaluate)
+        x, source = torch.randn(16, 4), torch.randn(16, 6, requires_grad=True)
+        running_mean = body[0].running_mean.clone()
+        saved = []
+        with torch.autograd.graph.saved_tensors_hooks(lambda t: saved.append(t) or t, lambda t: t):
+            with context():
+                out = body(prepare(linear, x, source))
+        dropped = bool((out == 0).any())
+        assert dropped is not bool(torch.equal(body[0].running_mean, running_mean))  # both layers agree
+        if out.grad_fn is not None:
+            out.sum().backward()
+            assert linear.weight.grad is not None or source.grad is not None
+            later = "yes"
+        else:
+            assert not out.requires_grad
+
+            def backward_through(op, tensor):
+                w = torch.ones(16, 6, requires_grad=True)
+                try:
+                    op(tensor, w).sum().backward()
+                except RuntimeError:
+                    return False
+                return torch.equal(w.grad, torch.ones_like(w) if op is torch.add else tensor)
+
+            adds, multiplies = backward_through(torch.add, out), backward_through(torch.mul, out)
+            assert adds
+            if multiplies:
+                later = "as a constant"
+            else:  # an inference tensor: autograd may not save it; its clone is an ordinary tensor
+                assert torch.is_inference(out) and backward_through(torch.mul, out.clone())
+                later = "as a constant, if never saved"
+        return {"graph recorded": "yes" if out.grad_fn is not None else "no",
+                "dropout, batch norm": "train" if dropped else "eval",
+                "tensors saved": "yes" if saved else "no", "usable later": later}
+
+    def requires_grad_false(linear, x, source):
+        return source.requires_grad_(False)
+
+    return {
+        "default": observe(lambda linear, x, source: linear(x)),
+        "torch.no_grad()": observe(lambda linear, x, source: linear(x), torch.no_grad),
+        "torch.inference_mode()": observe(lambda linear, x, source: linear(x), torch.inference_mode),
+        "model.eval()": observe(lambda linear, x, source: linear(x), evaluate=True),
+        "t.detach()": observe(lambda linear, x, source: (source * 3).detach()),
+        "w.requires_grad_(False)": observe(requires_grad_false),
+    }
+
+
+def test_the_table_of_switches_says_what_each_one_does():
+    """Every cell of lesson 4's table, read from the English notebook, is what PyTorch does."""
+    header, rows = _markdown_table(_cell("04_no_grad", "grad-modes-table"))
+    observed = _switch_rows()
+    assert list(rows) == list(observed)  # the six rows, in the issue's order
+    for label, cells in rows.items():
+        assert dict(zip(header, cells)) == observed[label], label
+
+
+def test_the_translated_tables_of_switches_have_the_same_rows():
+    import tomllib
+
+    from helpers import ROOT
+
+    header, rows = _markdown_table(_cell("04_no_grad", "grad-modes-table"))
+    for path in sorted((ROOT / "lessons" / "locale").glob("*/04_no_grad.toml")):
+        text = tomllib.loads(path.read_text(encoding="utf-8"))["cells"]["grad-modes-table"]
+        their_header, their_rows = _markdown_table(text)
+        assert len(their_header) == len(header), path
+        labels = [label if label.startswith(("torch", "model", "t.", "w.")) else "default" for label in their_rows]
+        assert labels == list(rows) and all(len(c) == len(header) for c in their_rows.values()), path

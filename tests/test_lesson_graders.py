@@ -1,5 +1,6 @@
 """The graders of lessons 1, 2 and 4 against their catalogues (tests/catalogue_lessons.py),
-and the prediction exercise of lesson 1 against PyTorch itself."""
+and the prediction exercise of lesson 1 and the gradients exercise 2(d) expects against PyTorch
+itself."""
 from __future__ import annotations
 
 import warnings
@@ -10,7 +11,9 @@ from catalogue_lessons import LESSON1, LESSON2, LESSON3, LESSON4
 from judging import judge_function
 
 from autograder.judges.lesson1 import graph_predictions
+from autograder.judges.lesson2 import value_backward
 from autograder.wire.codec import roundtrip
+from autograder.wire.spec import select
 
 ENTRIES = LESSON1 + LESSON2 + LESSON3 + LESSON4
 
@@ -84,3 +87,20 @@ def test_judges_restore_grad_mode_even_when_the_student_crashes():
     verdict, _ = judge_function("predict", predict)
     assert not verdict.ok and "ValueError" in verdict.message
     assert torch.is_grad_enabled()
+
+
+@pytest.mark.parametrize("case", select(value_backward.CASES, "all"), ids=lambda case: case["graph"])
+def test_value_backward_reference_is_pytorchs(case):
+    """The gradients the judge of exercise 2(d) expects are PyTorch's, on the same graphs."""
+    for seed in (case["seed"], 17, 90_210):
+        graph = value_backward.scenario(case, seed)["nodes"]
+        tensors = []
+        for _, op, inputs, value in graph:
+            if op is None:
+                tensors.append(torch.tensor(value, dtype=torch.float64, requires_grad=True))
+            else:
+                left, right = (tensors[i] for i in inputs)
+                tensors.append(left + right if op == "+" else left * right)
+                tensors[-1].retain_grad()
+        tensors[-1].backward()
+        assert value_backward.reference(graph) == pytest.approx([t.grad.item() for t in tensors], rel=1e-12)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+import lesson_length
 import pytest
 from helpers import source_notebooks
 
@@ -63,3 +64,44 @@ def test_demo_code_cells_carry_no_english_prose(name):
     for cell in NOTEBOOKS[name].cells:
         if cell.cell_type == "code" and not cell.metadata.get("nbgrader", {}).get("solution"):
             assert not re.search(r"^\s*#(?!## (BEGIN|END) )", cell.source, re.M), cell.id
+
+
+# Lessons that still break the length limits (issue 19): strict, so the mark goes once they keep them.
+# Their graded work alone (exercises and Quick Check questions, which cannot move to "Going further")
+# takes 45 (lesson 2, more once exercise (d) has its solution) and 74 minutes (lesson 3).
+TOO_LONG = {
+    "02_backward": "over 60 minutes: four exercises and six questions leave under 15 minutes for the rest",
+    "03_zeroing_grad": "over 60 minutes and 2,000 words: its five exercises and eight questions alone take 74",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NOTEBOOKS))
+def test_lesson_keeps_the_length_limits(name, request):
+    """Core ≤ 60 minutes and ≤ 2,000 words of prose, every markdown cell ≤ 120 words, by the
+    rule in tests/lesson_length.py (the one benchmarks/bench_course.py prints). The optional
+    "Going further" section (from the cell ``going-further`` to the end) is not part of the
+    hour and holds no graded cell or Quick Check."""
+    if name in TOO_LONG:
+        request.applymarker(pytest.mark.xfail(reason=TOO_LONG[name], strict=True))
+    assert lesson_length.problems(name, NOTEBOOKS[name]) == []
+
+
+def test_lesson_length_rule_counts_what_the_issue_says():
+    import nbformat.v4 as v4
+    cells = [v4.new_markdown_cell(" ".join(["word"] * 150) + " * = `x`", id="intro"),
+             v4.new_code_cell("import torch", id="setup", metadata={"nbgrader": {"locked": True}}),
+             v4.new_code_cell("x = 1", id="demo"),
+             v4.new_code_cell('quiz.quick_check("p1", "p2")', id="practice"),
+             v4.new_code_cell('check_choice("q1", answer_q1)', id="quiz_q1",
+                              metadata={"nbgrader": {"grade": True, "grade_id": "quiz_q1"}}),
+             v4.new_code_cell("def f():\n### BEGIN SOLUTION\n    a = 1\n\n    return a\n### END SOLUTION",
+                              id="f", metadata={"nbgrader": {"solution": True, "grade_id": "f"}}),
+             v4.new_code_cell("check_f(f)", id="f_tests",
+                              metadata={"nbgrader": {"grade": True, "grade_id": "f_tests"}}),
+             v4.new_markdown_cell("## Going further\n\nMore.", id=lesson_length.GOING_FURTHER),
+             v4.new_code_cell("y = 2", id="extra")]
+    parts = lesson_length.measure(v4.new_notebook(cells=cells))
+    core, further = parts["core"], parts["further"]
+    assert (core.words, core.demos, core.questions, core.exercise_minutes) == (151, 1, 3, [7])
+    assert core.minutes == 151 / 150 + 1 + 3 * 2 + 7
+    assert (further.words, further.demos, further.minutes) == (3, 1, 3 / 150 + 1)  # "##" is no word

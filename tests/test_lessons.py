@@ -61,6 +61,16 @@ def test_practice_question_is_right_for_its_answer_only(qid):
         assert quiz.explanation(qid, letter) in q.feedback.value
 
 
+def test_practice_answers_are_spread_over_the_four_letters():
+    from collections import Counter
+
+    counts = Counter(quiz.PRACTICE_ANSWERS.values())
+    assert sorted(counts) == list(quiz.LETTERS) and max(counts.values()) - min(counts.values()) <= 1
+    for lesson in "1234":  # and no letter twice in a row within a lesson
+        letters = [letter for qid, letter in sorted(quiz.PRACTICE_ANSWERS.items()) if qid[1] == lesson]
+        assert all(a != b for a, b in zip(letters, letters[1:])), (lesson, letters)
+
+
 def test_quiz_widget_shows_the_explanation_of_the_clicked_choice():
     q = quiz.MultipleChoice("l3_p2")
     q.button.click()
@@ -97,7 +107,13 @@ def test_true_values_come_from_pytorch():
     assert true_values()["grad_after_one"] == w.grad.item() == 12.0
 
 
-ALL_RIGHT = {"grad_before": None, "grad_after_one": 12.0, "grad_after_two": 24.0, "grad_after_clear": 12.0}
+ALL_RIGHT = {"grad_before": None, "grad_after_one": 12.0, "grad_after_two": 24.0, "grad_after_clear": 12.0,
+             "v_grad_before": None, "v_grad_after_one": -9.0, "v_grad_after_two": -18.0, "v_grad_after_clear": -9.0}
+V_NAMES = ("v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear")
+V_KEY = {name: ALL_RIGHT[name] for name in V_NAMES}
+WRONG_OTHER = (" which is not what PyTorch gives for the second piece of code (v). The rules are those of the first: "
+               ".grad is None before any backward(), each backward() adds d(loss)/dv into it, and after v.grad = None "
+               "the next one starts from nothing.")
 
 
 @pytest.mark.parametrize("changes,ok,words", [
@@ -110,13 +126,78 @@ ALL_RIGHT = {"grad_before": None, "grad_after_one": 12.0, "grad_after_two": 24.0
     ({"grad_after_two": 12.0}, False, "adds into .grad"),
     ({"grad_after_clear": 36.0}, False, "starts from nothing"),
     ({"grad_after_two": torch.tensor([24.0, 0.0])}, False, "should be a number"),
+    # the v predictions: the visible test checks their form only, so a wrong one passes it...
+    ({"v_grad_after_two": -9.0, "v_grad_before": 0.0}, True, ""),
+    # ...but not an unanswered one, nor one that is not a number
+    ({"v_grad_after_one": ...}, False, "`v_grad_after_one` is still `...`: replace it with your prediction"),
+    ({"v_grad_after_clear": "-9"}, False, "`v_grad_after_clear` should be a number (a Python float), got '-9'."),
 ])
 def test_predictions(changes, ok, words):
-    """All four predictions are checked by the visible test (the point of the exercise is
-    the second and the fourth), as the judge will see them."""
+    """The four w predictions are checked by the visible test (the point of the exercise is
+    the second and the fourth), as the judge will see them; the four v ones only in form."""
     verdict = verify_value(roundtrip(dict(ALL_RIGHT, **changes)), "visible")
     assert verdict.ok is ok, verdict.message
     assert words in verdict.message
+
+
+@pytest.mark.parametrize("changes,message", [
+    ({}, ""),
+    ({"v_grad_after_one": -9, "v_grad_after_two": torch.tensor(-18.0)}, ""),
+    ({"v_grad_before": 0.0}, "`v_grad_before` should be None: .grad of a leaf is None until the first backward() "
+                             "reaches it (it is not 0)."),
+    ({"v_grad_after_one": 9.0}, "`v_grad_after_one` is 9.0," + WRONG_OTHER),  # the sign
+    ({"v_grad_after_one": -6.0}, "`v_grad_after_one` is -6.0," + WRONG_OTHER),  # 4·v, the w loss's rule
+    ({"v_grad_after_two": -9.0}, "`v_grad_after_two` is -9.0," + WRONG_OTHER),  # replaced, not added
+    ({"v_grad_after_clear": -27.0}, "`v_grad_after_clear` is -27.0," + WRONG_OTHER),  # never cleared
+    ({"v_grad_after_two": None}, "`v_grad_after_two` should be a number (a Python float), got None."),
+    ({"v_grad_after_clear": ...}, "`v_grad_after_clear` is still `...`: replace it with your prediction (a number, "
+                                  "or None)."),
+])
+def test_hidden_predictions_are_judged_against_the_key(changes, message):
+    """The points depend on the v predictions, which only the hidden test, given the key, judges."""
+    answers = roundtrip({name: dict(ALL_RIGHT, **changes)[name] for name in V_NAMES})
+    verdict = verify_value(answers, "hidden", key=V_KEY)
+    assert verdict.ok is (message == ""), verdict.message
+    assert verdict.message == message
+    if changes and message.startswith("`v_grad_after") and "still" not in message and "got None" not in message:
+        # without the key (a student calling the hidden check in their own kernel) the form passes: no clue
+        assert verify_value(answers, "hidden").ok
+
+
+def test_the_hidden_key_is_what_pytorch_gives_for_the_code_the_lesson_shows():
+    """The key in the instructor's hidden test answers the question the English lesson asks (the
+    numbers read from its markdown), computed by PyTorch."""
+    import re
+
+    import nbformat
+    from helpers import ROOT
+
+    from autograder.instructor.judging import cells as test_cells
+
+    nb = nbformat.read(ROOT / "source" / "03_zeroing_grad" / "03_zeroing_grad.ipynb", as_version=4)
+    by_id = {c.id: c for c in nb.cells}
+    text = by_id["ex-a-other"].source
+    start = float(re.search(r"v = torch\.tensor\((-?[\d.]+), requires_grad=True\)", text).group(1))
+    scale = float(re.search(r"`(-?[\d.]+) \* v \*\* 2`", text).group(1))
+    truth = true_values(start, lambda v: scale * v ** 2, V_NAMES)
+    source = by_id["grad_predictions_tests"].source
+    hidden = [c for c in test_cells.required_checks(source) if c.cases == "hidden"]
+    assert [c.options for c in hidden] == [{"key": truth}]
+    assert truth == V_KEY
+    kernel = test_cells.kernel_source(source)
+    assert "key" not in kernel and "-18.0" not in kernel and "cases='hidden'" in kernel
+
+
+def test_a_student_calling_the_hidden_check_learns_only_that_it_is_recorded(capsys):
+    from autograder.kernel.checks import check_grad_predictions
+
+    wrong = dict(ALL_RIGHT, v_grad_after_two=-9.0)
+    check_grad_predictions({name: wrong[name] for name in V_NAMES}, cases="hidden")
+    assert capsys.readouterr().out.startswith("Recorded: answers.")
+    with pytest.raises(AssertionError, match="v_grad_after_two"):
+        check_grad_predictions({name: wrong[name] for name in V_NAMES}, cases="hidden", key=V_KEY)
+    with pytest.raises(TypeError):
+        check_grad_predictions(wrong, colour="red")
 
 
 # -- exercise (d): manual SGD, right and wrong ----------------------------------------

@@ -19,12 +19,12 @@ STUDENTS = ("alice", "bob", "carol")
 
 
 @pytest.fixture(scope="module")
-def gradebooks(tmp_path_factory):
-    """Two gradebooks, made once (nbgrader runs alembic in a subprocess: seconds): one that
-    knows the assignment (as after `nbgrader generate_assignment`), one that does not."""
+def gradebooks(tmp_path_factory, new_gradebook):
+    """Two gradebooks: one that knows the assignment (as after `nbgrader generate_assignment`),
+    one that does not."""
     folder = tmp_path_factory.mktemp("gradebooks")
     for kind in ("generated", "bare"):
-        with Gradebook(f"sqlite:///{folder / kind}.db") as gb:
+        with Gradebook(new_gradebook(folder / f"{kind}.db")) as gb:
             if kind == "generated":
                 gb.add_assignment(NAME)
             gb.add_student("alice")

@@ -13,11 +13,10 @@ from autograder.instructor.grading import worker
 
 
 @pytest.fixture(scope="module")
-def template(tmp_path_factory):
-    """An assignment with one notebook, two graded cells and a solution cell (made once:
-    nbgrader runs alembic in a subprocess)."""
+def template(tmp_path_factory, new_gradebook):
+    """An assignment with one notebook, two graded cells and a solution cell."""
     path = tmp_path_factory.mktemp("gb") / "gradebook.db"
-    with Gradebook(f"sqlite:///{path}") as gb:
+    with Gradebook(new_gradebook(path)) as gb:
         gb.add_assignment("a1")
         gb.add_notebook("nb", "a1")
         gb.add_grade_cell("q1", "nb", "a1", max_score=1, cell_type="code")

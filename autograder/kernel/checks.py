@@ -88,19 +88,29 @@ def run_value_check(spec: Exercise, answer, cases: str, **options) -> Verdict | 
 def _make(spec: Exercise):
     """``check_<name>`` for one declared exercise, with its own name, signature and docstring."""
 
-    def check(answer, cases: str = "visible") -> None:
+    options = [name for name in spec.params if name not in (spec.subject, "cases")]  # e.g. a secret key
+
+    def check(answer, cases: str = "visible", **given) -> None:
         __tracebackhide__ = True
+        unknown = set(given) - set(options)
+        if unknown:
+            raise TypeError(f"{spec.check}() got an unexpected keyword argument {sorted(unknown)[0]!r}")
         if spec.kind == "function":
             run_function_check(spec, answer, cases)
-        else:
-            _conclude(run_value_check(spec, answer, cases), "answers", cases)
+            return
+        values = {name: given.get(name) for name in options}
+        verdict = run_value_check(spec, answer, cases, **values)
+        if verdict is not None and cases != "visible" and any(values.get(name) is None for name in spec.secret):
+            verdict = None  # only the form was checked here: whether it is right is the judge's to say
+        _conclude(verdict, "answers", cases)
 
     check.__name__ = check.__qualname__ = spec.check
     check.__doc__ = spec.summary
     check.__module__ = __name__
     check.__signature__ = inspect.Signature([
         inspect.Parameter(spec.subject, inspect.Parameter.POSITIONAL_OR_KEYWORD),
-        inspect.Parameter("cases", inspect.Parameter.POSITIONAL_OR_KEYWORD, default="visible")])
+        inspect.Parameter("cases", inspect.Parameter.POSITIONAL_OR_KEYWORD, default="visible")]
+        + [inspect.Parameter(name, inspect.Parameter.KEYWORD_ONLY, default=None) for name in options])
     return check
 
 

@@ -29,7 +29,7 @@ def _locked(cell, grade_id, **extra):
 NAME = "03_zeroing_grad"
 
 
-def _course(tmp_path):
+def _course(tmp_path, new_gradebook):
     """A course holding lesson 3's source notebook, a gradebook with two of its cells (the
     English title and a test), and a student's notebook of those two cells."""
     source = nbformat.read(str(ROOT / "source" / NAME / f"{NAME}.ipynb"), as_version=4)
@@ -38,7 +38,7 @@ def _course(tmp_path):
     test = _locked(new_code_cell("check_train_loop(train)"), "tests", grade=True, points=4)
     (tmp_path / "source" / NAME).mkdir(parents=True)
     nbformat.write(source, str(tmp_path / "source" / NAME / f"{NAME}.ipynb"))
-    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    db = new_gradebook(tmp_path / "gradebook.db")
     with Gradebook(db) as gb:
         gb.add_assignment(NAME)
         gb.add_notebook(NAME, NAME)
@@ -67,10 +67,10 @@ def _overwritten(student, resources, config, language=None, text=None):
 SCRIPT = "# Lesson 3\n<script>fetch('/api/contents')</script><img src=x onerror=alert(1)>"
 
 
-def test_locked_prose_comes_back_in_the_notebooks_language_whatever_the_student_wrote(tmp_path):
+def test_locked_prose_comes_back_in_the_notebooks_language_whatever_the_student_wrote(tmp_path, new_gradebook):
     from autograder.instructor.course import read_prose
 
-    student, resources, config, english = _course(tmp_path)
+    student, resources, config, english = _course(tmp_path, new_gradebook)
     spanish = read_prose("es", NAME)["title"].strip("\n")
     for language, text, expected in [("es", SCRIPT, spanish), ("es", spanish, spanish), ("es", None, spanish),
                                      ("en", SCRIPT, english), (None, SCRIPT, english),
@@ -84,14 +84,14 @@ def test_locked_prose_comes_back_in_the_notebooks_language_whatever_the_student_
     assert ours.cells[1].metadata == theirs.cells[1].metadata
 
 
-def test_a_deleted_test_comes_back_with_an_id(tmp_path):
+def test_a_deleted_test_comes_back_with_an_id(tmp_path, new_gradebook):
     """nbgrader puts a deleted test cell back without a cell id (nbformat then warns on the
     instructor's terminal); ours gets one, unlike any other id of the notebook."""
     answer = new_code_cell("def train(): ...")
     answer.metadata.nbgrader = {"grade": False, "solution": True, "locked": False, "grade_id": "answer",
                                 "schema_version": 3}
     test = _locked(new_code_cell("check_train_loop(train)"), "tests", grade=True, points=4)
-    db = f"sqlite:///{tmp_path / 'gradebook.db'}"
+    db = new_gradebook(tmp_path / "gradebook.db")
     with Gradebook(db) as gb:
         gb.add_assignment("a")
         gb.add_notebook("nb", "a")

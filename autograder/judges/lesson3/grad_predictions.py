@@ -1,6 +1,12 @@
-"""Lesson 3, exercise (a): predict what ``w.grad`` holds at four moments.
+"""Lesson 3, exercise (a): predict what ``.grad`` holds at four moments, twice.
 
-The truth is what PyTorch gives when the judge runs the exercise's code itself."""
+The first four predictions (``w``) are checked by the visible test, against what PyTorch
+gives when the judge runs the exercise's code itself, with an explanation for each that
+is off: they teach. The same four moments for other numbers (``v``) are what the points
+depend on: the visible test only checks their form (a number or None), and the hidden
+test compares them with its ``key`` (the exercise's ``secret``): the key is read from the
+instructor's hidden test and never reaches a kernel, so no check a student can call
+tells them whether these four are right."""
 from __future__ import annotations
 
 import numbers
@@ -8,12 +14,11 @@ import numbers
 import torch
 
 from ...wire.verdict import PASS, Verdict, nested
-from .. import select
 
 W_START = 3.0
 PARTS = {
     "visible": ["grad_before", "grad_after_one", "grad_after_two", "grad_after_clear"],
-    "hidden": [],
+    "hidden": ["v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear"],
 }
 WHY = {
     "grad_after_one": "grad_predictions.why_after_one",
@@ -27,17 +32,18 @@ def loss_of(w: torch.Tensor) -> torch.Tensor:
     return 2 * w ** 2
 
 
-def true_values() -> dict:
-    w = torch.tensor(W_START, requires_grad=True)
-    values = {"grad_before": w.grad}
-    loss_of(w).backward()
-    values["grad_after_one"] = w.grad.item()
-    loss_of(w).backward()
-    values["grad_after_two"] = w.grad.item()
+def true_values(start: float = W_START, loss=loss_of, names=tuple(PARTS["visible"])) -> dict:
+    """``.grad`` at the four moments of the exercise's code, as PyTorch gives it."""
+    w = torch.tensor(start, requires_grad=True)
+    values = [w.grad]
+    loss(w).backward()
+    values.append(w.grad.item())
+    loss(w).backward()
+    values.append(w.grad.item())
     w.grad = None
-    loss_of(w).backward()
-    values["grad_after_clear"] = w.grad.item()
-    return values
+    loss(w).backward()
+    values.append(w.grad.item())
+    return dict(zip(names, values))
 
 
 def _as_number(value):
@@ -48,12 +54,20 @@ def _as_number(value):
     return None
 
 
-def verify_value(answers, cases: str = "visible") -> Verdict:
-    truth = true_values()
-    if not isinstance(answers, dict):
-        return Verdict.fail("not_a_number", "grad_predictions.not_dict", got=repr(answers)[:200])
-    for name in select(PARTS, cases):
-        got, expected = answers.get(name, Ellipsis), truth[name]
+def _form(answers: dict, names) -> Verdict:
+    """Each of ``names`` answered, with a number or None."""
+    for name in names:
+        got = answers.get(name, Ellipsis)
+        if got is Ellipsis:
+            return Verdict.fail("unanswered", "grad_predictions.unanswered", name=name)
+        if got is not None and _as_number(got) is None:
+            return Verdict.fail("not_a_number", "grad_predictions.not_number", name=name, got=repr(got)[:200])
+    return PASS
+
+
+def _compare(answers: dict, truth: dict, wrong) -> Verdict:
+    for name, expected in truth.items():
+        got = answers.get(name, Ellipsis)
         if got is Ellipsis:
             return Verdict.fail("unanswered", "grad_predictions.unanswered", name=name)
         if expected is None:
@@ -64,6 +78,24 @@ def verify_value(answers, cases: str = "visible") -> Verdict:
         if number is None:
             return Verdict.fail("not_a_number", "grad_predictions.not_number", name=name, got=repr(got)[:200])
         if abs(number - expected) > 1e-6:
-            return Verdict.fail("wrong_prediction", "grad_predictions.wrong_value", name=name, got=repr(got)[:200],
-                                why=nested(WHY[name], w=W_START))
+            return wrong(name, got)
     return PASS
+
+
+def verify_value(answers, cases: str = "visible", key: dict | None = None) -> Verdict:
+    if not isinstance(answers, dict):
+        return Verdict.fail("not_a_number", "grad_predictions.not_dict", got=repr(answers)[:200])
+    if cases in ("visible", "all"):
+        verdict = _compare(answers, true_values(), lambda name, got: Verdict.fail(
+            "wrong_prediction", "grad_predictions.wrong_value", name=name, got=repr(got)[:200],
+            why=nested(WHY[name], w=W_START)))
+        if not verdict.ok:
+            return verdict
+    if cases not in ("visible", "hidden", "all"):
+        raise ValueError(f"cases must be 'visible', 'hidden' or 'all', not {cases!r}")
+    verdict = _form(answers, PARTS["hidden"])
+    if not verdict.ok or key is None or cases == "visible":
+        return verdict
+    truth = {name: key[name] for name in PARTS["hidden"]}
+    return _compare(answers, truth, lambda name, got: Verdict.fail(
+        "wrong_prediction", "grad_predictions.wrong_other", name=name, got=repr(got)[:200]))

@@ -138,7 +138,8 @@ def verify(data: dict, observation: dict, check_losses: bool) -> Verdict:
         return Verdict.fail("malformed", "judge.malformed")
     expected = n_steps(data["spec"])
     if len(steps) != expected:
-        return _prefer(diagnosis, "step_count", "judge.step_count", got=len(steps), expected=expected)
+        return _prefer(diagnosis, "step_count", "judge.step_count", got=len(steps), count=len(steps),
+                       expected=expected)
     wrong, diff, losses = replay(data, steps)
     if wrong is not None:
         return _prefer(diagnosis, "trajectory", "judge.trajectory", step=wrong + 1, diff=diff,

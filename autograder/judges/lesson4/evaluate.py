@@ -2,8 +2,10 @@
 graph, with the model's train/eval mode put back.
 
 The judge computes the accuracy in eval mode under ``no_grad`` (dropout in train mode
-changes it). The modes each forward pass ran in, the tensors saved for backward, the
-mode and grad mode left behind are observed in the kernel.
+changes it). With batches of different sizes, the mean of the per-batch accuracies is not
+the accuracy over all examples: such a scenario is drawn so that the two differ visibly,
+and that mistake gets its own message. The modes each forward pass ran in, the tensors
+saved for backward, the mode and grad mode left behind are observed in the kernel.
 """
 from __future__ import annotations
 
@@ -15,7 +17,7 @@ from ...wire.exercises.evaluate import build, make_classifier
 from ...wire.verdict import PASS, Verdict
 from ..seeds import generator
 
-CASES = {"visible": [dict(seed=4, start="train", sizes=[16, 16, 16])],
+CASES = {"visible": [dict(seed=4, start="train", sizes=[20, 5, 15])],
          "hidden": [dict(seed=5, start="eval", sizes=[16, 16]), dict(seed=6, start="train", sizes=[30, 5, 12])]}
 
 
@@ -25,17 +27,37 @@ def scenario(spec: dict, seed: int) -> dict:
     with torch.no_grad():
         for p in model.parameters():
             p.copy_(torch.randn(p.shape, generator=gen) * 0.5)
-    batches = [[torch.randn(n, 5, generator=gen).tolist(), torch.randint(0, 3, (n,), generator=gen).tolist()]
-               for n in spec["sizes"]]
-    return {"spec": dict(spec), "state": state_as_data(model), "batches": batches}
+    data = {"spec": dict(spec), "state": state_as_data(model)}
+    for _ in range(_DRAWS):
+        data["batches"] = [[torch.randn(n, 5, generator=gen).tolist(),
+                            torch.randint(0, 3, (n,), generator=gen).tolist()] for n in spec["sizes"]]
+        if len(set(spec["sizes"])) == 1 or \
+                abs(mean_of_batch_accuracies(data) - reference_accuracy(data)) > _VISIBLE_GAP:
+            break
+    return data
 
 
-def reference_accuracy(data: dict) -> float:
+_DRAWS = 50  # batches of different sizes are drawn again until averaging them is visibly wrong
+_VISIBLE_GAP = 0.02
+
+
+def _counts(data: dict) -> list[tuple[int, int]]:
+    """(correct, examples) of each batch, in eval mode."""
     model, batches = build(data)
     model.eval()
     with torch.no_grad():
-        correct = sum(int((model(x).argmax(dim=1) == y).sum()) for x, y in batches)
-    return correct / sum(len(y) for _, y in batches)
+        return [(int((model(x).argmax(dim=1) == y).sum()), len(y)) for x, y in batches]
+
+
+def reference_accuracy(data: dict) -> float:
+    counts = _counts(data)
+    return sum(c for c, _ in counts) / sum(n for _, n in counts)
+
+
+def mean_of_batch_accuracies(data: dict) -> float:
+    """The usual mistake: every batch's accuracy counted alike, whatever its size."""
+    counts = _counts(data)
+    return sum(c / n for c, n in counts) / len(counts)
 
 
 def _mode(training: bool) -> str:
@@ -66,5 +88,7 @@ def verify(data: dict, observation: dict) -> Verdict:
     if abs(got - expected) > 1e-6:
         if abs(got - 100 * expected) < 1e-4:
             return Verdict.fail("percent", "inference.percent")
+        if abs(got - mean_of_batch_accuracies(data)) < 1e-6:
+            return Verdict.fail("mean_of_batches", "inference.mean_of_batches", got=got, expected=expected)
         return Verdict.fail("wrong_accuracy", "inference.wrong_accuracy", got=got, expected=expected)
     return PASS

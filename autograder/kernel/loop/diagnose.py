@@ -169,7 +169,7 @@ def _step_count_verdict(trace: Trace, case: LoopCase) -> Verdict | None:
                             batches=case.n_batches, accum=case.accum_steps, expected=case.n_steps)
     rule = (nested("loop.rule_group", accum=case.accum_steps) if case.accum_steps > 1
             else nested("loop.rule_batch"))
-    return Verdict.fail("step_count", "loop.step_count", got=got, batches=case.n_batches,
+    return Verdict.fail("step_count", "loop.step_count", got=got, count=got, batches=case.n_batches,
                         expected=case.n_steps, rule=rule,
                         where=locations.describe(trace.steps[-1].location))
 
@@ -238,14 +238,14 @@ def _losses_verdict(result, trace: Trace, case: LoopCase, reference: Reference) 
     if not isinstance(result, list):
         return Verdict.fail("losses_not_list", "loop.losses_not_list", got=type(result).__name__)
     if len(result) != case.n_batches:
-        return Verdict.fail("losses_length", "loop.losses_length", got=len(result),
+        return Verdict.fail("losses_length", "loop.losses_length", got=len(result), count=len(result),
                             expected=case.n_batches)
     for b, value in enumerate(result):
         if isinstance(value, torch.Tensor):
             return Verdict.fail("losses_tensors", "loop.losses_tensors", got=type(value).__name__)
         if not isinstance(value, float):
             return Verdict.fail("losses_not_list", "loop.losses_not_list",
-                                got=f"a list holding {type(value).__name__}")
+                                got=nested("loop.list_holding", type=type(value).__name__))
         with torch.no_grad():
             expected = reference.mean_loss(trace.steps[b].params, [b]).item()
         if abs(value - expected) > 1e-4 * max(1.0, abs(expected)):
