@@ -1,5 +1,5 @@
 # Set-up and everyday commands. Each target creates the virtual environment first if needed.
-#   make lab     open the lessons in JupyterLab (the students' view)
+#   make lab     open the lessons in JupyterLab (the students' view); LANG=zh: in Chinese
 #   make instructor  open the course in JupyterLab with formgrader (the instructor's view)
 #   make test    run the whole test suite (what CI runs), browser tests included
 #   make quick   the fast part of the suite (no Jupyter kernels, nbgrader runs or browser)
@@ -28,11 +28,19 @@ $(VENV)/.installed: pyproject.toml
 
 # Both views are started by lessons/lab.py (the browser tests start them the same way);
 # Binder gets the students' view through the `start` script.
+# `make lab LANG=zh` (en es pt zh fr sv): JupyterLab in that language, opened on its lessons.
+# Only a LANG given on make's command line counts (the shell's LANG=en_US.UTF-8 is a locale, not
+# a choice); make would export it to every command as a locale, `zh`, so it is not exported then.
+LESSONS_LANG := $(if $(filter command line,$(origin LANG)),$(LANG))
+ifeq ($(origin LANG),command line)
+unexport LANG
+endif
+
 lab: $(VENV)/.installed
-	$(BIN)/python -m lessons.lab $(ROOT_FLAG)
+	$(BIN)/python -m lessons.lab $(if $(LESSONS_LANG),--lang $(LESSONS_LANG)) $(ROOT_FLAG)
 
 instructor: $(VENV)/.installed
-	$(BIN)/python -m lessons.lab --instructor $(ROOT_FLAG)
+	$(BIN)/python -m lessons.lab --instructor $(if $(LESSONS_LANG),--lang $(LESSONS_LANG)) $(ROOT_FLAG)
 
 $(CHROMIUM):
 	apt-get update -qq && apt-get install -y -qq chromium
@@ -42,9 +50,19 @@ CJK_FONT ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 $(CJK_FONT):
 	apt-get update -qq && apt-get install -y -qq fonts-noto-cjk
 
+# The hub test (tests/test_hub.py) runs JupyterHub's proxy, configurable-http-proxy, from npm:
+# the version tests/hub/package-lock.json pins, which needs Node 20 or later.
+HUB_PROXY := tests/hub/node_modules/.bin/configurable-http-proxy
+$(HUB_PROXY): tests/hub/package.json tests/hub/package-lock.json
+	command -v npm >/dev/null || (apt-get update -qq && apt-get install -y -qq nodejs npm)
+	node -e 'process.exit(parseInt(process.versions.node) >= 20 ? 0 : 1)' || \
+	  { echo "configurable-http-proxy needs Node 20 or later, this is $$(node --version)" >&2; exit 1; }
+	npm ci --prefix tests/hub --no-audit --no-fund
+	touch $@
+
 # The gradebook tests also run against PostgreSQL: .ci/postgres installs and starts it (root)
 # and prints its URL; without it those tests are skipped.
-test: $(VENV)/.installed $(CHROMIUM) $(CJK_FONT)
+test: $(VENV)/.installed $(CHROMIUM) $(CJK_FONT) $(HUB_PROXY)
 	AUTOGRADER_TEST_POSTGRES=$$(.ci/postgres || true) CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
 
 quick: $(VENV)/.installed

@@ -40,6 +40,10 @@ c.GenerateFeedback.preprocessors = [
 ]
 # HTMLExporter that compiles the feedback templates once per process (same HTML).
 c.GenerateFeedback.exporter_class = "autograder.instructor.passes.feedback_exporter.FeedbackExporter"
+# nbgrader's feedback page with its own words ("Score", "Test cell", "Student's answer", ...) in
+# the notebook's language, from the [feedback] section of autograder/locale/<lang>.toml (the
+# exporter finds the template's folder, in the autograder package).
+c.FeedbackExporter.template_name = "feedback_in_language"
 # Feedback folders hold the feedback pages only (nbgrader would copy every other file).
 c.GenerateFeedback.post_convert_hook = "autograder.instructor.passes.hooks.feedback_only"
 

@@ -1,6 +1,6 @@
 """How JupyterLab opens the course: the students' view and the instructor's view.
 
-    python -m lessons.lab [--instructor] [--course DIR] [jupyter lab options ...]
+    python -m lessons.lab [--instructor] [--course DIR] [--lang zh] [jupyter lab options ...]
 
 Students (``make lab``; Binder through the ``start`` script) get JupyterLab on ``release/``
 with nbgrader's Validate button and Assignment List, and nothing of the instructor's:
@@ -13,6 +13,15 @@ Both views are a configuration directory put first on ``JUPYTER_CONFIG_PATH`` (i
 the other view's, e.g. in a Binder terminal); nothing is written into the environment, so one
 installation serves both. The instructor's turns on explicitly what the student's turns off,
 so it wins over a student configuration installed for everyone (e.g. on a hub).
+
+The instructor's view also loads this module as a Jupyter server extension: formgrader is a
+page of the instructor's own server shown in a frame of their JupyterLab, and JupyterHub (4.1
+and later) forbids every frame on a user's server (``frame-ancestors 'none'``), which leaves
+formgrader blank (nbgrader issue #1870). The extension lets the server's pages be framed by
+its own origin, and changes nothing else of the policy an administrator may have set. That is
+safe where each user's server has a host of its own (``c.JupyterHub.subdomain_host``); on a hub
+that serves every user from one origin, a page a student serves there could frame the
+instructor's, so the server's log then says so.
 """
 from __future__ import annotations
 
@@ -20,12 +29,17 @@ import argparse
 import os
 import sys
 from pathlib import Path
+from urllib.parse import urlsplit
 
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = Path(__file__).resolve().parent / "lab_config"
 ROLES = ("student", "instructor")
 # the instructor's browser opens on formgrader (nbgrader's plug-in answers to this query)
 INSTRUCTOR_URL = "/lab?formgrader=true"
+
+
+# what the instructor's server allows to frame its pages (formgrader in JupyterLab)
+FRAME_ANCESTORS = "frame-ancestors 'self'"
 
 
 def config_path(role: str, current: str | None = None) -> str:
@@ -38,8 +52,9 @@ def config_path(role: str, current: str | None = None) -> str:
     return os.pathsep.join([str(CONFIG / role), *rest])
 
 
-def command(role: str = "student", course: Path = REPO, extra=()) -> tuple[list, dict, Path]:
-    """(argv, environment changes, working directory) that start JupyterLab for ``role``.
+def command(role: str = "student", course: Path = REPO, extra=(), lang: str | None = None) -> tuple[list, dict, Path]:
+    """(argv, environment changes, working directory) that start JupyterLab for ``role``,
+    with its interface in ``lang`` if given (students: opened on that language's lessons).
 
     The working directory is the course root, where nbgrader finds ``nbgrader_config.py``
     (Validate for students, formgrader for the instructor)."""
@@ -50,7 +65,52 @@ def command(role: str = "student", course: Path = REPO, extra=()) -> tuple[list,
         argv.append(f"--ServerApp.root_dir={course / 'release'}")
     else:
         argv += [f"--ServerApp.root_dir={course}", f"--LabApp.default_url={INSTRUCTOR_URL}"]
+    if lang:  # lessons/lab_language.py
+        from lessons.lab_language import server_options
+        argv += server_options(lang, course / "release" if role == "student" else None)
     return argv + list(extra), env, course
+
+
+def frames_from_own_origin(policy: str | None) -> str:
+    """A ``Content-Security-Policy`` header value: ``policy`` (or none) with its
+    ``frame-ancestors`` directive, if any, replaced by ``frame-ancestors 'self'``."""
+    kept = [d.strip() for d in (policy or "").split(";")
+            if d.strip() and d.split()[0].lower() != "frame-ancestors"]
+    return "; ".join([FRAME_ANCESTORS, *kept])
+
+
+def shares_the_hubs_origin(environ=os.environ) -> bool:
+    """Whether this server runs on a JupyterHub that serves it from the hub's own origin, as it
+    serves every other user's (no ``subdomain_host``): then any user's server can frame it."""
+    if "JUPYTERHUB_SERVICE_PREFIX" not in environ:
+        return False  # not on a hub
+    own = urlsplit(environ.get("JUPYTERHUB_PUBLIC_URL", "")).netloc
+    hub = urlsplit(environ.get("JUPYTERHUB_PUBLIC_HUB_URL") or environ.get("JUPYTERHUB_HOST", "")).netloc
+    return not (own and own != hub)
+
+
+def _jupyter_server_extension_points():
+    return [{"module": "lessons.lab"}]
+
+
+def _load_jupyter_server_extension(serverapp) -> None:
+    """The instructor's server (``lab_config/instructor`` enables this): its pages may be
+    framed by its own origin, so that formgrader shows in JupyterLab on a JupyterHub too.
+
+    JupyterHub's single-user extension puts ``frame-ancestors 'none'`` in the headers only if
+    there is no policy yet, and extensions load in the order of their names, so whichever of the
+    two loads first, the header ends with ``'self'`` and every other directive kept."""
+    settings = serverapp.web_app.settings
+    headers = dict(settings.get("headers") or {})
+    headers["Content-Security-Policy"] = frames_from_own_origin(headers.get("Content-Security-Policy"))
+    settings["headers"] = headers
+    serverapp.log.info("lessons.lab: this server's pages may be framed by its own origin (formgrader): %s",
+                       headers["Content-Security-Policy"])
+    if shares_the_hubs_origin():
+        serverapp.log.warning(
+            "lessons.lab: this JupyterHub serves every user's server from one origin, so a page any "
+            "student serves could frame this one and act as you: give each user a host of their own "
+            "(c.JupyterHub.subdomain_host), see the README's JupyterHub section")
 
 
 def main(argv=None) -> None:
@@ -58,9 +118,11 @@ def main(argv=None) -> None:
                                      epilog="Other options go to jupyter lab, e.g. --port=8889 --no-browser.")
     parser.add_argument("--instructor", action="store_true", help="the instructor's view (formgrader)")
     parser.add_argument("--course", type=Path, default=REPO, help="course directory (default: this repository)")
+    parser.add_argument("--lang", choices=("en", "es", "pt", "zh", "fr", "sv"),
+                        help="JupyterLab's interface in this language, opened on its lessons (make lab LANG=zh)")
     args, extra = parser.parse_known_args(argv)
     role = "instructor" if args.instructor else "student"
-    command_line, env, cwd = command(role, args.course, extra)
+    command_line, env, cwd = command(role, args.course, extra, args.lang)
     os.chdir(cwd)
     os.execve(command_line[0], command_line, {**os.environ, **env})
 

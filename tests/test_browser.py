@@ -7,6 +7,11 @@ in lesson 3, while its slider is dragged with the mouse, before the button is re
 that a Quick Check answer shows its explanation; then nbgrader's Validate button on the
 solved notebook (success) and on the untouched release (the grader's messages, in the
 notebook's language). A screenshot of each notebook is saved under test-artifacts/.
+
+The server is the students' (``lab_config/student``) started in Chinese, as ``make lab LANG=zh``
+starts it (``lessons/lab_language.py``): the Chinese lessons run in JupyterLab's Chinese
+interface; for the English ones the user's own setting chooses English, as Settings › Language
+would. A link of Binder's (``/lessons/es``) turns the interface Spanish.
 """
 from __future__ import annotations
 
@@ -20,6 +25,9 @@ import nbformat
 import pytest
 from browser_helpers import browser, jupyter_lab, validate  # noqa: F401  (browser: a fixture)
 from helpers import ROOT, fill, isolated_env, read, solutions
+
+from lessons import lab as course_lab
+from lessons.lab_language import server_options
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -52,16 +60,35 @@ def lab(tmp_path_factory):
                           solutions(read(ROOT / "source" / name / f"{name}.ipynb")))
             nbformat.write(solved, str(course / "release" / f"{folder}{name}" / "solved.ipynb"))
     env = isolated_env(tmp_path_factory.mktemp("home"))
+    env["JUPYTER_CONFIG_PATH"] = course_lab.config_path("student", env.get("JUPYTER_CONFIG_PATH"))
+    USER_SETTINGS.append(Path(env["JUPYTER_CONFIG_DIR"]) / "lab" / "user-settings")
     for plugin, values in SETTINGS.items():
         path = Path(env["JUPYTER_CONFIG_DIR"]) / "lab" / "user-settings" / f"{plugin}.jupyterlab-settings"
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(json.dumps(values))
-    with jupyter_lab([sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={course}"], env, course,
-                     course / "server.log") as url:
+    with jupyter_lab([sys.executable, "-m", "jupyter", "lab", f"--ServerApp.root_dir={course}",
+                      *server_options("zh")], env, course, course / "server.log") as url:
         yield url
 
 
-KERNEL_STATUS = '.jp-StatusBar-TextItem[title^="Change kernel for"]'
+USER_SETTINGS: list = []  # the lab's user settings directory
+# JupyterLab's words the tests click or wait for, in its English and Chinese interface
+UI = {
+    "en": {"kernel": '.jp-StatusBar-TextItem[title^="Change kernel for"]', "idle": "Idle",
+           "File": "File", "Run": "Run", "Run All Cells": "Run All Cells"},
+    "zh": {"kernel": '.jp-StatusBar-TextItem[title^="更改 "]', "idle": "空闲",
+           "File": "文件", "Run": "运行", "Run All Cells": "运行所有单元格"},
+}
+
+
+def interface_language(lang: str) -> None:
+    """What the next page loads in: Chinese, the server's default (no setting of the user's),
+    or English, the user's setting (saved as Settings › Language saves it)."""
+    from lessons.lab_language import save_locale
+    setting = USER_SETTINGS[-1] / "@jupyterlab" / "translation-extension" / "plugin.jupyterlab-settings"
+    setting.unlink(missing_ok=True)
+    if lang != "zh":
+        save_locale(USER_SETTINGS[-1], "en")
 
 
 def open_notebook(browser, lab, path):
@@ -84,10 +111,12 @@ def open_notebook(browser, lab, path):
     session context's own status, which says Idle only once a kernel is connected and
     idle, as a student would wait for it.
     """
+    ui = UI["zh" if "/zh/" in path else "en"]
+    interface_language("zh" if "/zh/" in path else "en")
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{lab}/lab/tree/{path}?reset")
-    page.locator(KERNEL_STATUS, has_text=re.compile(r"\| Idle$")).wait_for(timeout=90_000)
+    page.locator(ui["kernel"], has_text=re.compile(rf"\| {ui['idle']}$")).wait_for(timeout=90_000)
     return page
 
 
@@ -95,9 +124,9 @@ COUNTED = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')
                   .filter(p => /\\[\\d+\\]/.test(p.textContent)).length"""
 
 
-def run_all(page, code_cells: int) -> None:
-    page.get_by_role("menuitem", name="Run", exact=True).click()
-    page.get_by_role("menuitem", name="Run All Cells", exact=True).click()
+def run_all(page, code_cells: int, lang: str = "en") -> None:
+    page.get_by_role("menuitem", name=UI[lang]["Run"], exact=True).click()
+    page.get_by_role("menuitem", name=UI[lang]["Run All Cells"], exact=True).click()
     # every code cell shows an execution count (the notebook is not windowed: see SETTINGS),
     # or a dialog stopped Run All; then the kernel is idle again
     page.wait_for_function(f"n => document.querySelector('.jp-Dialog') || ({COUNTED})() >= n",
@@ -159,7 +188,7 @@ def drag_slider(page, lang: str = "en") -> None:
     assert readout.inner_text() != start_value
     page.mouse.up()
     end_value = readout.inner_text()
-    expected = f"After {end_value} backward() call(s)" if lang == "en" else f"{end_value}"
+    expected = f"After {end_value} backward() call" if lang == "en" else f"{end_value}"  # call, calls
     page.wait_for_function("([el, text]) => el.innerText.includes(text)",
                            arg=[box.locator(".lesson-caption").element_handle(), expected], timeout=10_000)
 
@@ -191,7 +220,9 @@ def test_lesson_in_jupyterlab(lab, browser, name, lang):
     folder = f"release/{LANGUAGES[lang]}{name}"
     code_cells = sum(c.cell_type == "code" for c in read(ROOT / folder / f"{name}.ipynb").cells)
     page = open_notebook(browser, lab, f"{folder}/solved.ipynb")
-    run_all(page, code_cells)
+    # JupyterLab's own interface is in the lesson's language too (its language pack)
+    assert page.get_by_role("menuitem", name=UI[lang]["File"], exact=True).count() == 1
+    run_all(page, code_cells, lang)
 
     errors = page.locator('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]')
     assert errors.count() == 0, errors.first.inner_text()
@@ -219,10 +250,24 @@ def test_lesson_in_jupyterlab(lab, browser, name, lang):
     assert len(feedback.inner_text()) > 20
 
     save_screenshot(page, name if lang == "en" else f"{name}-{lang}")
-    assert "Success" in validate(page)
+    if lang == "en":  # (the code cells are the same in every language: test_translations)
+        assert "Success" in validate(page)
     page.close()
 
     page = open_notebook(browser, lab, f"{folder}/{name}.ipynb")
     report = validate(page)
     assert "failed" in report and not_written_yet(lang) in report, report[:2000]
+    page.close()
+
+
+def test_a_link_opens_jupyterlab_in_its_language(lab, browser):
+    """Binder's link for Spanish (``urlpath=lessons/es/...``): JupyterLab's interface in Spanish,
+    on the Spanish lesson."""
+    interface_language("zh")
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto(f"{lab}/lessons/es/01_requires_grad")
+    assert page.url.endswith("/lab/tree/release/es/01_requires_grad"), page.url
+    page.get_by_role("menuitem", name="Archivo", exact=True).wait_for(timeout=60_000)
+    assert page.get_by_role("menuitem", name="File", exact=True).count() == 0
+    page.locator(".jp-DirListing-item", has_text="01_requires_grad.ipynb").wait_for(timeout=30_000)
     page.close()

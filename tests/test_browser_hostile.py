@@ -8,10 +8,12 @@ vector would make a request to ``zz-attacker.invalid`` (or to ``x``, an image's 
 ran or rendered. Formgrader runs in the instructor's Jupyter server's origin, where such a
 script could use the Jupyter API as the instructor; the feedback page goes to the student.
 The test records every request and dialog of both pages: none may come from her content,
-and her work, the plot her code drew and the lesson's own prose still show.
+and her work, the plot her code drew and the lesson's own prose still show. alice, honest,
+submits the course's Spanish notebook: her feedback page is in Spanish, nbgrader's words included.
 """
 from __future__ import annotations
 
+import re
 import shutil
 import textwrap
 
@@ -52,7 +54,9 @@ def course(tmp_path_factory):
     right = solutions(read(root / "source" / NAME / f"{NAME}.ipynb"))
     mallory = fill(release, dict(right, fit_line=right["fit_line"] + "\n" + PLOT + attacks.SCRIPT_OUTPUTS))
     mallory = attacks._edit_markdown(mallory)
-    for student, notebook in {"alice": fill(release, right), "mallory": mallory}.items():
+    # alice, honest, works in Spanish (the course's Spanish notebook, as published)
+    spanish = read(ROOT / "release" / "es" / NAME / f"{NAME}.ipynb")
+    for student, notebook in {"alice": fill(spanish, right), "mallory": mallory}.items():
         folder = root / "submitted" / student / NAME
         folder.mkdir(parents=True)
         nbformat.write(notebook, str(folder / f"{NAME}.ipynb"))
@@ -117,6 +121,25 @@ def test_feedback_page_is_inert(browser, course):
     assert page.locator("img[src^='data:image/png']").count() >= 1
     assert page.get_by_text("<script>fetch(").count() >= 1
     assert watch.from_mallory() == [], watch.from_mallory()
-    honest = (root / "feedback" / "alice" / NAME / f"{NAME}.html").read_text()
-    assert "Score:" in honest and "<h1" in honest  # the lesson's own prose still renders
+    page.close()
+
+
+def test_an_honest_feedback_page_is_in_its_notebooks_language(browser, course):
+    """alice's Spanish notebook: her feedback page, nbgrader's own words included, is in Spanish."""
+    root, _ = course
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    page.goto((root / "feedback" / "alice" / NAME / f"{NAME}.html").as_uri())
+    page.locator("#toc").wait_for(timeout=30_000)
+    text = page.locator("body").inner_text()
+    page.screenshot(path=str(ARTIFACTS / "feedback-es.png"), full_page=True)
+    assert page.locator("html").get_attribute("lang") == "es"
+    assert page.locator("h1").count() >= 1  # the lesson's own prose still renders
+    assert re.search(rf"{NAME} \(Puntuación: (\d+\.\d) / \1\)", text), text[:300]
+    for words in ("Celda de prueba (Puntuación: ", "Respuesta del estudiante", "(Volver arriba)",
+                  "Celda calificada:"):
+        assert words in text, words
+    assert re.search(r"Entrada\s\[\d+\]:", text)
+    english = ["Score", "Test cell", "Student's answer", "(Top)", "Grade cell", "No description has been"]
+    assert [word for word in english if word in text] == [] and not re.search(r"\bIn\s\[", text), text[:300]
+    assert "No description has been" not in page.content()  # nor in an image's description
     page.close()

@@ -1,14 +1,21 @@
-"""FeedbackExporter renders exactly nbconvert's HTML, compiling the templates once per process."""
+"""FeedbackExporter renders exactly nbconvert's HTML, compiling the templates once per process;
+with the course's configuration, nbgrader's feedback page in the notebook's language."""
 from __future__ import annotations
 
 import re
 
 import jinja2
 import nbformat
+import pytest
 from helpers import ROOT
+from markupsafe import escape
 from nbconvert.exporters import HTMLExporter
+from nbgrader.converters import GenerateFeedback
+from nbgrader.coursedir import CourseDirectory
 from traitlets.config import Config
+from traitlets.config.loader import PyFileConfigLoader
 
+from autograder import messages
 from autograder.instructor.passes.feedback_exporter import FeedbackExporter
 
 LESSON = sorted((ROOT / "source").glob("*/*.ipynb"))[0]
@@ -33,3 +40,74 @@ def test_feedback_exporter_renders_the_same_html_and_compiles_templates_once(mon
     assert compiled == []
     assert _html(HTMLExporter, nb) == expected
     assert compiled  # the stock exporter compiles them all again
+
+
+
+# nbgrader's feedback template's own words and nbconvert's description of an image
+NBGRADER_WORDS = ["Score:", "Test cell", "Student's answer", "Comments:", "(Top)", "Late submission",
+                  ">Comment<", "Grade cell", "Student's task", "No description has"]
+GRADED = "03_zeroing_grad"
+COMMENT = "<b>Well</b> done"
+
+
+def feedback_page(lang: str, notebook: str = f"{GRADED}<script>", template: bool = True) -> str:
+    """The feedback page of lesson 3's ``lang`` notebook, as `nbgrader generate_feedback` makes it
+    with the repository's nbgrader_config.py (its exporter, configured by nbgrader and the course;
+    ``template=False``: nbgrader's own template), graded by hand: a point on each graded cell,
+    a comment on each answer, a plot, a late penalty."""
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
+    if not template:
+        del config.FeedbackExporter["template_name"]
+    converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
+    exporter = converter.exporter_class(parent=converter, config=converter.config)
+    folder = ROOT / "release" / ("" if lang == "en" else lang) / GRADED
+    nb = nbformat.read(folder / f"{GRADED}.ipynb", as_version=4)
+    for cell in nb.cells:
+        meta = cell.metadata.get("nbgrader", {})
+        if meta.get("grade"):
+            meta.update(score=1, points=meta.get("points", 1))
+        if meta.get("solution"):
+            meta["comment"] = COMMENT
+    cell = next(c for c in nb.cells
+                if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("solution"))
+    cell.execution_count = 3
+    cell.outputs = [nbformat.v4.new_output("display_data", data={"image/png": "iVBORw0KGgo="})]
+    grades = {"notebook": notebook, "score": 13, "max_score": 17, "late_penalty": 13}
+    html, _ = exporter.from_notebook_node(nb, {"nbgrader": grades})
+    return html
+
+
+@pytest.mark.parametrize("lang", messages.LANGUAGES)
+def test_the_feedback_page_speaks_the_notebooks_language(lang):
+    html = feedback_page(lang)
+
+    def say(key: str) -> str:
+        return messages._GRADER.raw(f"feedback.{key}", lang)
+
+    score = say("score").format(score="1.0", max_score="1.0")
+    assert say("heading").format(notebook=f"{GRADED}&lt;script&gt;",
+                                 score=say("score").format(score="13.0", max_score="17.0")) in html
+    assert f'<html lang="{ {"pt": "pt-BR", "zh": "zh-Hans"}.get(lang, lang)}">' in html
+    assert say("entry").format(label=f'<a href="#quiz_q1">{say("test_cell")}</a>', score=score) in html
+    assert f'{score} <a href="#top">{say("top")}</a>' in html
+    assert say("late_penalty").format(penalty="13.0") in html
+    assert f'<a href="#comment-train_loop">{say("comment")}</a>' in html
+    assert f'alt="{escape(say("image_alt"))}"' in html
+    for key in ("students_answer", "comments", "grade_cell"):
+        assert say(key) in html, key
+    assert f'{say("in_prompt")}\xa0[3]:' in html or f'{say("in_prompt")}&nbsp;[3]:' in html
+    assert "<script>" not in html and "<title>03_zeroing_grad&lt;script&gt;</title>" in html
+    assert COMMENT in html  # the instructor's comment, rendered as nbgrader renders it
+    if lang != "en":
+        assert [word for word in NBGRADER_WORDS if word in html] == []
+    if lang == "zh":
+        for words in ("得分：1.0/1.0", "测试单元格", "学生的答案", "（返回顶部）", "评语：", "迟交扣分（得分：-13.0）"):
+            assert words in html, words
+
+
+def test_in_english_the_feedback_page_is_nbgraders_own():
+    """The course's template prints nbgrader's page word for word, but for the page's language
+    (``<html lang="en">``); it escapes the notebook's name too, where nbgrader's does not."""
+    ours, nbgraders = feedback_page("en", GRADED), feedback_page("en", GRADED, template=False)
+    uuid = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+    assert uuid.sub("", ours) == uuid.sub("", nbgraders).replace("<html>", '<html lang="en">', 1)

@@ -20,6 +20,9 @@ def test_environment_yml_matches_pyproject():
     project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
     env = yaml.safe_load((ROOT / "environment.yml").read_text())
     conda = dict(_requirement(d) for d in env["dependencies"] if isinstance(d, str))
+    # what conda-forge lacks comes from PyPI in the environment's pip part (JupyterLab's language packs)
+    pip = next(d["pip"] for d in env["dependencies"] if isinstance(d, dict))
+    conda.update(_requirement(d) for d in pip if not d.startswith("-"))
     for dep in project["dependencies"]:
         name, version = _requirement(dep)
         conda_name = CONDA_NAME.get(name, name)

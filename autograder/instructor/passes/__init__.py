@@ -18,7 +18,8 @@ pipeline. In the order a submission meets them:
 * ``apply_verdicts.ApplyVerdicts``: a judged test cell's points are the judge's verdict;
 * ``safe_for_pages.SafeForPages``: nothing a student wrote is live in formgrader or the feedback;
 * feedback: ``concise_test_errors.ConciseTestErrors`` (the diagnosis, not the hidden tests),
-  ``clear_hidden_tests.ClearHiddenTestsOfTestCells``, ``feedback_exporter.FeedbackExporter``;
+  ``clear_hidden_tests.ClearHiddenTestsOfTestCells``, ``feedback_exporter.FeedbackExporter`` (with
+  ``templates/feedback_in_language``: nbgrader's page, its words in the notebook's language);
 * ``hooks``: links, special and oversized files set aside before nbgrader copies a submission;
   feedback folders keep the pages only;
 * ``export.CellCsvExportPlugin``: ``nbgrader export`` with every cell's scores and comments.

@@ -1,0 +1,107 @@
+"""JupyterLab's interface in the student's language, and the file browser on their lessons.
+
+JupyterLab's own mechanism chooses the interface language: the ``locale`` setting of
+``@jupyterlab/translation-extension:plugin``, with the language packs that ``pyproject.toml``
+installs (PyPI has none for Swedish: a Swedish student's JupyterLab stays English). Two ways
+set it, nothing of JupyterLab is changed:
+
+* ``make lab LANG=zh`` (``python -m lessons.lab --lang zh``): the server's application settings
+  directory is ``lab_config/language/zh``, whose ``overrides.json`` makes ``zh_CN`` the default
+  of that setting, for this server only (a language the student picks in Settings › Language
+  still wins, as over any default); JupyterLab opens on ``release/zh/``.
+* A link, for Binder (one server for whatever link was opened): ``<server>/lessons/zh`` or
+  ``<server>/lessons/zh/01_requires_grad/01_requires_grad.ipynb``. This server extension (the
+  students' ``lab_config/student`` enables it) saves the language in the user's settings, as
+  Settings › Language does, and redirects to that folder or notebook of ``release/zh/``.
+"""
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import quote
+
+from jupyter_server.base.handlers import JupyterHandler
+from jupyter_server.utils import url_path_join
+from tornado import web
+
+LANGUAGES = ("en", "es", "pt", "zh", "fr", "sv")
+# lab_config/language/<lang>/overrides.json: the locale setting for each language with a pack
+SETTINGS = Path(__file__).resolve().parent / "lab_config" / "language"
+PLUGIN = "@jupyterlab/translation-extension:plugin"
+
+
+def settings_dir(lang: str) -> Path | None:
+    """The application settings directory that makes ``lang`` JupyterLab's default language,
+    or None for a language JupyterLab has no pack for (its interface stays English)."""
+    if lang not in LANGUAGES:
+        raise ValueError(f"language must be one of {LANGUAGES}, not {lang!r}")
+    folder = SETTINGS / lang
+    return folder if (folder / "overrides.json").exists() else None
+
+
+def locale(lang: str) -> str | None:
+    """JupyterLab's locale for ``lang`` (e.g. ``zh_CN``), None where it has no pack."""
+    folder = settings_dir(lang)
+    return json.loads((folder / "overrides.json").read_text())[PLUGIN]["locale"] if folder else None
+
+
+def lessons_folder(root: Path, lang: str) -> str:
+    """The folder of ``lang``'s lessons, relative to a server's root: ``release/zh`` where the
+    root is the course (Binder), ``zh`` where it is ``release/`` (``make lab``)."""
+    sub = "" if lang == "en" else lang
+    for base in ("release", ""):
+        folder = "/".join(p for p in (base, sub) if p)
+        if (root / folder / "01_requires_grad").is_dir():
+            return folder
+    return ""
+
+
+def server_options(lang: str, root: Path | None = None) -> list[str]:
+    """``jupyter lab`` options for a server in ``lang``: its application settings directory
+    (which replaces the environment's ``share/jupyter/lab/settings``) and, given the server's
+    ``root``, JupyterLab opened on that language's lessons."""
+    folder = settings_dir(lang)
+    options = [f"--LabApp.app_settings_dir={folder}"] if folder else []
+    target = lessons_folder(Path(root), lang) if root is not None else ""
+    return options + ([f"--LabApp.default_url=/lab/tree/{quote(target)}"] if target else [])
+
+
+def _user_settings_dir(serverapp) -> str:
+    for apps in serverapp.extension_manager.extension_apps.values():
+        for app in apps:
+            if getattr(app, "user_settings_dir", None):
+                return app.user_settings_dir
+    from jupyterlab.commands import get_user_settings_dir
+    return get_user_settings_dir()
+
+
+def save_locale(user_settings_dir: str | Path, value: str) -> Path:
+    """Save ``value`` as the user's ``locale`` setting, keeping their other settings of the
+    translation plug-in; what Settings › Language saves."""
+    import json5
+    path = Path(user_settings_dir, *PLUGIN.split(":")[0].split("/")) / f"{PLUGIN.split(':')[1]}.jupyterlab-settings"
+    current = json5.loads(path.read_text()) if path.exists() else {}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({**current, "locale": value}, indent=2))
+    return path
+
+
+class LanguageHandler(JupyterHandler):
+    """``/lessons/<lang>[/<path under that language's lessons>]``."""
+
+    @web.authenticated
+    def get(self, lang: str, path: str = "") -> None:
+        save_locale(_user_settings_dir(self.serverapp), locale(lang) or "default")
+        folder = lessons_folder(Path(self.serverapp.root_dir), lang)
+        target = "/".join(p for p in (folder, (path or "").strip("/")) if p)
+        self.redirect(url_path_join(self.base_url, "lab", "tree", quote(target)))
+
+
+def _jupyter_server_extension_points():
+    return [{"module": "lessons.lab_language"}]
+
+
+def _load_jupyter_server_extension(serverapp) -> None:
+    pattern = url_path_join(serverapp.base_url, "lessons", f"({'|'.join(LANGUAGES)})(?:/(.*))?")
+    serverapp.web_app.add_handlers(".*$", [(pattern, LanguageHandler)])
+
