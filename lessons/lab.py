@@ -31,6 +31,8 @@ import sys
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from autograder.messages import LANGUAGES
+
 REPO = Path(__file__).resolve().parent.parent
 CONFIG = Path(__file__).resolve().parent / "lab_config"
 ROLES = ("student", "instructor")
@@ -118,7 +120,7 @@ def main(argv=None) -> None:
                                      epilog="Other options go to jupyter lab, e.g. --port=8889 --no-browser.")
     parser.add_argument("--instructor", action="store_true", help="the instructor's view (formgrader)")
     parser.add_argument("--course", type=Path, default=REPO, help="course directory (default: this repository)")
-    parser.add_argument("--lang", choices=("en", "es", "pt", "zh", "fr", "sv"),
+    parser.add_argument("--lang", choices=LANGUAGES,
                         help="JupyterLab's interface in this language, opened on its lessons (make lab LANG=zh)")
     args, extra = parser.parse_known_args(argv)
     role = "instructor" if args.instructor else "student"

@@ -1755,11 +1755,11 @@ for _zz_i in range(300):
            "comes back small"),
     Attack("many_tiny_outputs", "class",
            {"fit_line": HONEST + '''
-for _zz_i in range(5_000):
+for _zz_i in range(3_000):
     print("x", flush=True)
 '''},
-           NOTHING, "5 000 outputs of one character: the budget counts each output, so the notebook keeps "
-           "a bounded number of them"),
+           NOTHING, "3 000 outputs of one character, beyond the 2 000 the budget allows: it counts each "
+           "output, so the notebook keeps a bounded number of them"),
     Attack("control_thread_capabilities", "class",
            {"fit_line": HONEST + '''
 import socket as _zz_socket

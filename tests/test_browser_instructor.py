@@ -222,10 +222,10 @@ def test_instructor_grades_in_formgrader_and_the_export_has_it(browser, graded_c
             state="visible", timeout=30_000)
         comment.scroll_into_view_if_needed()
         screenshot(page, "formgrader")
-        points = frame.locator("#train_loop_tests")
-        points.fill("1")
-        points.press("Tab")
-        frame.locator(".nbgrader_cell", has=points).locator(".score-saved").wait_for(
+        score_box = frame.locator("#train_loop_tests")
+        score_box.fill("1")
+        score_box.press("Tab")
+        frame.locator(".nbgrader_cell", has=score_box).locator(".score-saved").wait_for(
             state="visible", timeout=30_000)
         page.close()
 
