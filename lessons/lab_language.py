@@ -24,7 +24,8 @@ from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
 from tornado import web
 
-LANGUAGES = ("en", "es", "pt", "zh", "fr", "sv")
+from autograder.messages import LANGUAGES
+
 # lab_config/language/<lang>/overrides.json: the locale setting for each language with a pack
 SETTINGS = Path(__file__).resolve().parent / "lab_config" / "language"
 PLUGIN = "@jupyterlab/translation-extension:plugin"
