@@ -28,6 +28,15 @@ def known(lang) -> str:
     return lang if isinstance(lang, str) and lang in LANGUAGES else "en"
 
 
+def notebook_language(nb) -> str:
+    """The language a notebook's student reads: ``autograd_lessons.language`` in its metadata
+    if that is one of ``LANGUAGES``, else English (the metadata is the student's to write).
+    ``nb``: the notebook, as nbformat's node or plain JSON data."""
+    metadata = nb.get("metadata") if isinstance(nb, dict) else None
+    settings = metadata.get("autograd_lessons") if isinstance(metadata, dict) else None
+    return known(settings.get("language") if isinstance(settings, dict) else None)
+
+
 def language() -> str:
     """The reader's language: AUTOGRAD_LESSONS_LANG when set (the grader sets it from the
     notebook), else the language of the notebook this kernel runs (its metadata), else English."""

@@ -52,19 +52,11 @@ def _strip_hidden(source: str) -> str:
     return "\n".join(lines)
 
 
-def notebook_language(nb: dict) -> str:
-    """The language the notebook's student reads (``autograd_lessons.language`` in its
-    metadata), English when it names none of the course's languages."""
-    metadata = nb.get("metadata")
-    settings = metadata.get("autograd_lessons") if isinstance(metadata, dict) else None
-    return messages.known(settings.get("language") if isinstance(settings, dict) else None)
-
-
 def graded_cells(path: Path) -> dict:
     """The cells grading needs (setup, answers, i.e. solution cells, and visible tests) and
     the language the notebook's messages are written in."""
     nb = json.loads(path.read_text(encoding="utf-8"))
-    job = {"setup": "", "answers": [], "tests": [], "language": notebook_language(nb)}
+    job = {"setup": "", "answers": [], "tests": [], "language": messages.notebook_language(nb)}
     for cell in nb["cells"]:
         meta = cell.get("metadata", {}).get("nbgrader", {})
         source = "".join(cell["source"]) if isinstance(cell["source"], list) else cell["source"]

@@ -25,7 +25,6 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 
 from ... import messages
 from ...wire.verdict import Verdict
-from .judged_execute import notebook_language
 
 
 def shown_not_scored(output: NotebookNode) -> NotebookNode:
@@ -41,7 +40,7 @@ class ApplyVerdicts(NbGraderPreprocessor):
         verdicts = resources.get("autograder", {}).get("verdicts")
         if verdicts is None:  # not executed by JudgedExecute: nothing was judged
             return nb, resources
-        language = notebook_language(nb)
+        language = messages.notebook_language(nb)
         for cell in nb.cells:
             grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
             if not utils.is_grade(cell) or grade_id not in verdicts:

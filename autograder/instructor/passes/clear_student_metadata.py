@@ -37,8 +37,7 @@ CELL_ID = re.compile(r"^[a-zA-Z0-9-_]{1,64}$")
 
 class ClearStudentMetadata(NbGraderPreprocessor):
     def preprocess(self, nb, resources):
-        settings = nb.metadata.get("autograd_lessons")
-        language = messages.known(settings.get("language") if isinstance(settings, dict) else None)
+        language = messages.notebook_language(nb)
         kept = NotebookNode(language_info=NotebookNode(name="python"),
                             autograd_lessons=NotebookNode(language=language))
         if isinstance(nb.metadata.get("kernelspec"), dict):

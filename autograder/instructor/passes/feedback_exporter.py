@@ -25,12 +25,6 @@ NBCONVERT_ALT = "No description has been provided for this image"  # HTMLExporte
 HTML_LANG = {"pt": "pt-BR", "zh": "zh-Hans"}  # the course's codes as HTML's lang attribute
 
 
-def notebook_language(nb) -> str:
-    """The notebook's ``autograd_lessons.language``, if one of the course's codes; else ``en``."""
-    settings = nb.get("metadata", {}).get("autograd_lessons")
-    return messages.known(settings.get("language") if isinstance(settings, dict) else None)
-
-
 class FeedbackWords:
     """The feedback page's own words in one language, as safe HTML: ``say(key, **fields)`` is
     the ``feedback.<key>`` message, escaped, with each field escaped into it (a field that is
@@ -85,7 +79,7 @@ class FeedbackExporter(HTMLExporter):
 
     def from_notebook_node(self, nb, resources=None, **kw):
         resources = {} if resources is None else resources
-        resources["feedback"] = words = FeedbackWords(notebook_language(nb))
+        resources["feedback"] = words = FeedbackWords(messages.notebook_language(nb))
         html, resources = super().from_notebook_node(nb, resources, **kw)
         # nbconvert gives every image without a description this one, in English
         if words.code != "en":

@@ -74,13 +74,6 @@ def _size(value) -> int:
     return 0 if value is None else len(str(value))
 
 
-def notebook_language(nb) -> str:
-    """The language the notebook's student reads: its metadata's, if that is one of the
-    course's language codes; English otherwise (the metadata is the student's to write)."""
-    settings = nb.metadata.get("autograd_lessons")
-    return messages.known(settings.get("language") if isinstance(settings, dict) else None)
-
-
 class JudgedExecute(Execute):
     kernel_name = Unicode(KERNEL_NAME, config=True)
     shutdown_kernel = "immediate"  # each kernel serves one notebook and is thrown away
@@ -110,7 +103,7 @@ class JudgedExecute(Execute):
         self._session = JudgeSession(self._services.judge_socket, nbgrader["assignment"], nbgrader["notebook"])
         self._folder = self._services.kernel_folder()
         self._stage = resources.get("metadata", {}).get("path") or os.getcwd()
-        self._language = notebook_language(nb)
+        self._language = messages.notebook_language(nb)
         self._ran_ok: list = []
         self._deadline = time.monotonic() + self.budget()
         self._output_left = self.max_output_chars

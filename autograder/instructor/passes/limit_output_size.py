@@ -14,14 +14,13 @@ from nbgrader.preprocessors import NbGraderPreprocessor
 from traitlets import Integer
 
 from ... import messages
-from .judged_execute import notebook_language
 
 
 class LimitOutputSize(NbGraderPreprocessor):
     max_chars = Integer(100_000, config=True, help="Characters one output keeps of each text it carries")
 
     def preprocess(self, nb, resources):
-        self._language = notebook_language(nb)
+        self._language = messages.notebook_language(nb)
         return super().preprocess(nb, resources)
 
     def preprocess_cell(self, cell, resources, index):

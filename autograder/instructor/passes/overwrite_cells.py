@@ -31,8 +31,8 @@ from nbgrader import utils
 from nbgrader.api import MissingEntry
 from nbgrader.preprocessors import OverwriteCells
 
+from ... import messages
 from .. import course
-from .judged_execute import notebook_language
 
 
 def give_ids(nb) -> None:
@@ -56,7 +56,7 @@ def give_ids(nb) -> None:
 
 class OverwriteCellsInLanguage(OverwriteCells):
     def preprocess(self, nb, resources):
-        self._prose = _prose(resources, notebook_language(nb), self.config)
+        self._prose = _prose(resources, messages.notebook_language(nb), self.config)
         nb, resources = super().preprocess(nb, resources)
         give_ids(nb)
         return nb, resources
