@@ -1755,10 +1755,10 @@ for _zz_i in range(300):
            "comes back small"),
     Attack("many_tiny_outputs", "class",
            {"fit_line": HONEST + '''
-for _zz_i in range(3_000):
+for _zz_i in range(2_200):
     print("x", flush=True)
 '''},
-           NOTHING, "3 000 outputs of one character, beyond the 2 000 the budget allows: it counts each "
+           NOTHING, "2 200 outputs of one character, beyond the 2 000 the budget allows: it counts each "
            "output, so the notebook keeps a bounded number of them"),
     Attack("control_thread_capabilities", "class",
            {"fit_line": HONEST + '''
