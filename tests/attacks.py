@@ -46,7 +46,7 @@ from typing import Callable
 from hostile import KEYS, WRONG_FIT, WRONG_LOOP
 
 QUIZ = frozenset({"quiz_q1", "quiz_q2", "quiz_q3", "quiz_q4"})
-PREDICT = frozenset({"grad_predictions_tests"})
+PREDICT = frozenset({"accumulation_predictions_tests"})
 LOOP = frozenset({"train_loop_tests"})
 FIT = frozenset({"fit_line_tests"})
 NOTHING = frozenset()
@@ -444,7 +444,7 @@ def train(model, optimizer, loss_fn, batches):
            LOOP, "a correct loop that returns an empty list whose __len__/__iter__/__getitem__ "
            "lie: the losses are missing: 0"),
     Attack("lying_tensor_predictions", "class",
-           {"grad_predictions": LIARS + '''
+           {"accumulation_predictions": LIARS + '''
 import torch as _zz_torch
 class _ZzTensor(_zz_torch.Tensor):
     @classmethod

@@ -81,8 +81,8 @@ HOSTILE = {
                           {"train_accumulate_tests"}),
     "segfaults": (lambda nb: _set(nb, "fit_line", "import ctypes\nctypes.string_at(0)\n"),
                   {"fit_line_tests"}),
-    "prints_100_mb": (lambda nb: _set(nb, "grad_predictions", 'print("x" * 100_000_000)\n'),
-                      {"grad_predictions_tests"}),
+    "prints_100_mb": (lambda nb: _set(nb, "accumulation_predictions", 'print("x" * 100_000_000)\n'),
+                      {"accumulation_predictions_tests"}),
     "calls_sys_exit": (lambda nb: _set(nb, "train_accumulate", "import sys\nsys.exit()\n"),
                        {"train_accumulate_tests"}),
     "deletes_a_test_cell": (lambda nb: _drop(nb, "train_loop_tests"), set()),
@@ -131,9 +131,9 @@ TAMPER = {
                         f"answer_q1, answer_q2, answer_q3, answer_q4 = {(WRONG_Q1, *KEYS[1:])!r}\n"),
         {"quiz_q1"}),
     "overrides_builtins": (
-        lambda nb: _set(nb, "grad_predictions", "import builtins\nbuiltins.abs = lambda x: 0\n"
+        lambda nb: _set(nb, "accumulation_predictions", "import builtins\nbuiltins.abs = lambda x: 0\n"
                         "grad_before, grad_after_one, grad_after_two, grad_after_clear = None, 1.0, 2.0, 3.0\n"),
-        {"grad_predictions_tests"}),  # the patched abs() is the kernel's: the judge, elsewhere, still judges fit_line
+        {"accumulation_predictions_tests"}),  # the patched abs() is the kernel's: the judge, elsewhere, still judges fit_line
     "cheats_only_when_graded": (
         lambda nb: _set(nb, "fit_line", WRONG_FIT + "import os\nif os.environ.get('NBGRADER_EXECUTION'):\n"
                         "    check_fit_line = lambda *args, **kwargs: None\n"),

@@ -118,7 +118,7 @@ def test_answers_are_those_committed_before_the_cell(judge):
     assert judge_.end(session, "quiz_q4")["mistake"] == "wrong_choice"
 
 
-def test_the_grad_predictions_points_need_the_v_predictions_the_visible_check_cannot_judge(judge):
+def test_the_accumulation_predictions_points_need_the_v_predictions_the_visible_check_cannot_judge(judge):
     """Exercise 3(a): the w predictions pass the visible check, but the cell's points need the v
     ones right, judged against the key the judge read from the hidden test."""
     from autograder.wire.codec import encode
@@ -126,10 +126,10 @@ def test_the_grad_predictions_points_need_the_v_predictions_the_visible_check_ca
     judge_, session = judge
     right = {"grad_before": None, "grad_after_one": 12.0, "grad_after_two": 24.0, "grad_after_clear": 12.0,
              "v_grad_before": None, "v_grad_after_one": -9.0, "v_grad_after_two": -18.0, "v_grad_after_clear": -9.0}
-    names, verdict = _cell(judge_, session, "grad_predictions_tests", commit={k: encode(v) for k, v in right.items()})
+    names, verdict = _cell(judge_, session, "accumulation_predictions_tests", commit={k: encode(v) for k, v in right.items()})
     assert names == sorted(right) and verdict["ok"] is True
     guessed = dict(right, v_grad_after_two=-9.0)  # right in form: the visible check passes it
-    _, verdict = _cell(judge_, session, "grad_predictions_tests", commit={k: encode(v) for k, v in guessed.items()})
+    _, verdict = _cell(judge_, session, "accumulation_predictions_tests", commit={k: encode(v) for k, v in guessed.items()})
     assert verdict["ok"] is False and verdict["mistake"] == "wrong_prediction" \
         and verdict["fields"]["name"] == "v_grad_after_two"
 

@@ -32,17 +32,17 @@ def test_exercise_hint_keys_are_unique_and_not_named_after_another_exercise():
     # lesson 3's hints were once keyed "predict", the name of lesson 4's exercise
     for attr, ex in EXERCISES.items():
         assert ex.name not in set(EXERCISES) - {attr}, (attr, ex.name)
-    assert exercises.grad_predictions.name == "grad_predictions"
+    assert exercises.accumulation_predictions.name == "accumulation_predictions"
 
 
-def test_lesson_3_asks_for_the_grad_predictions_before_the_demo_that_shows_them():
+def test_lesson_3_asks_for_the_accumulation_predictions_before_the_demo_that_shows_them():
     ids = [c.id for c in NOTEBOOKS["03_zeroing_grad"].cells]
-    assert ids.index("ex-a") < ids.index("grad_predictions") < ids.index("grad_predictions_tests") \
+    assert ids.index("ex-a") < ids.index("accumulation_predictions") < ids.index("accumulation_predictions_tests") \
         < ids.index("backward-adds") < ids.index("adds-demo")
 
 
 def test_visible_prediction_check_covers_all_four_predictions():
-    cell = next(c for c in NOTEBOOKS["03_zeroing_grad"].cells if c.id == "grad_predictions_tests")
+    cell = next(c for c in NOTEBOOKS["03_zeroing_grad"].cells if c.id == "accumulation_predictions_tests")
     names = ("grad_before", "grad_after_one", "grad_after_two", "grad_after_clear")
     visible = cell.source.split("### BEGIN HIDDEN TESTS")[0]
     for name in names:

@@ -9,7 +9,7 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from judging import judge_function  # noqa: E402
 
-from autograder.judges.lesson3.grad_predictions import true_values, verify_value  # noqa: E402
+from autograder.judges.lesson3.accumulation_predictions import true_values, verify_value  # noqa: E402
 from autograder.wire.codec import roundtrip  # noqa: E402
 from lessons import demos, exercises, quiz, widgets  # noqa: E402
 
@@ -180,7 +180,7 @@ def test_the_hidden_key_is_what_pytorch_gives_for_the_code_the_lesson_shows():
     start = float(re.search(r"v = torch\.tensor\((-?[\d.]+), requires_grad=True\)", text).group(1))
     scale = float(re.search(r"`(-?[\d.]+) \* v \*\* 2`", text).group(1))
     truth = true_values(start, lambda v: scale * v ** 2, V_NAMES)
-    source = by_id["grad_predictions_tests"].source
+    source = by_id["accumulation_predictions_tests"].source
     hidden = [c for c in test_cells.required_checks(source) if c.cases == "hidden"]
     assert [c.options for c in hidden] == [{"key": truth}]
     assert truth == V_KEY
@@ -189,15 +189,15 @@ def test_the_hidden_key_is_what_pytorch_gives_for_the_code_the_lesson_shows():
 
 
 def test_a_student_calling_the_hidden_check_learns_only_that_it_is_recorded(capsys):
-    from autograder.kernel.checks import check_grad_predictions
+    from autograder.kernel.checks import check_accumulation_predictions
 
     wrong = dict(ALL_RIGHT, v_grad_after_two=-9.0)
-    check_grad_predictions({name: wrong[name] for name in V_NAMES}, cases="hidden")
+    check_accumulation_predictions({name: wrong[name] for name in V_NAMES}, cases="hidden")
     assert capsys.readouterr().out.startswith("Recorded: answers.")
     with pytest.raises(AssertionError, match="v_grad_after_two"):
-        check_grad_predictions({name: wrong[name] for name in V_NAMES}, cases="hidden", key=V_KEY)
+        check_accumulation_predictions({name: wrong[name] for name in V_NAMES}, cases="hidden", key=V_KEY)
     with pytest.raises(TypeError):
-        check_grad_predictions(wrong, colour="red")
+        check_accumulation_predictions(wrong, colour="red")
 
 
 # -- exercise (d): manual SGD, right and wrong ----------------------------------------
@@ -348,7 +348,7 @@ def test_hint_opens_with_the_diagnosis_of_the_students_own_code(capsys):
 
 def test_hint_reads_the_notebooks_variables(capsys):
     """In a notebook, hint() reads the cell's globals: emulate a cell with exec."""
-    cell = "grad_before, grad_after_one = 0.0, 12.0\nexercises.grad_predictions.hint()"
+    cell = "grad_before, grad_after_one = 0.0, 12.0\nexercises.accumulation_predictions.hint()"
     exec(cell, {"exercises": exercises})
     out = capsys.readouterr().out
     assert "What your code does right now" in out and "should be None" in out

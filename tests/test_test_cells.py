@@ -30,7 +30,7 @@ def test_a_hidden_key_and_the_cases_are_read_as_constants():
 
 
 def test_answers_are_evaluated_from_committed_data_only():
-    (call,) = test_cells.required_checks('check_grad_predictions({"grad_before": grad_before, "two": (a, 2.0)})')
+    (call,) = test_cells.required_checks('check_accumulation_predictions({"grad_before": grad_before, "two": (a, 2.0)})')
     assert call.names() == {"grad_before", "a"}
     value = test_cells.evaluate(call.subject, {"grad_before": None, "a": {"$tuple": [1, 2]}})
     assert value == {"grad_before": None, "two": ((1, 2), 2.0)}
@@ -49,7 +49,7 @@ def test_a_cell_the_judge_cannot_read_is_refused(source):
 
 
 def test_an_answer_that_is_code_is_refused():
-    (call,) = test_cells.required_checks("check_grad_predictions(make_answers())")
+    (call,) = test_cells.required_checks("check_accumulation_predictions(make_answers())")
     with pytest.raises(test_cells.UnsupportedTestCell):
         test_cells.evaluate(call.subject, {})
     assert isinstance(call.subject, ast.Call)

@@ -5,9 +5,9 @@ kernel)."""
 from ..spec import Exercise
 
 EXERCISE = Exercise(
-    "grad_predictions", lesson=3, letter="a", kind="value",
+    "accumulation_predictions", lesson=3, letter="a", kind="value",
     answer=("grad_before", "grad_after_one", "grad_after_two", "grad_after_clear",
             "v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear"),
-    cells=("grad_predictions", "grad_predictions_tests"), messages="grad_predictions",
+    cells=("accumulation_predictions", "accumulation_predictions_tests"), messages="accumulation_predictions",
     params=("answers", "cases", "key"), secret=("key",),
     summary="Exercise 3(a): predicted values of .grad (the second four are graded against the judge's key).")

@@ -21,9 +21,9 @@ PARTS = {
     "hidden": ["v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear"],
 }
 WHY = {
-    "grad_after_one": "grad_predictions.why_after_one",
-    "grad_after_two": "grad_predictions.why_after_two",
-    "grad_after_clear": "grad_predictions.why_after_clear",
+    "grad_after_one": "accumulation_predictions.why_after_one",
+    "grad_after_two": "accumulation_predictions.why_after_two",
+    "grad_after_clear": "accumulation_predictions.why_after_clear",
 }
 
 
@@ -59,9 +59,9 @@ def _form(answers: dict, names) -> Verdict:
     for name in names:
         got = answers.get(name, Ellipsis)
         if got is Ellipsis:
-            return Verdict.fail("unanswered", "grad_predictions.unanswered", name=name)
+            return Verdict.fail("unanswered", "accumulation_predictions.unanswered", name=name)
         if got is not None and _as_number(got) is None:
-            return Verdict.fail("not_a_number", "grad_predictions.not_number", name=name, got=repr(got)[:200])
+            return Verdict.fail("not_a_number", "accumulation_predictions.not_number", name=name, got=repr(got)[:200])
     return PASS
 
 
@@ -69,14 +69,14 @@ def _compare(answers: dict, truth: dict, wrong) -> Verdict:
     for name, expected in truth.items():
         got = answers.get(name, Ellipsis)
         if got is Ellipsis:
-            return Verdict.fail("unanswered", "grad_predictions.unanswered", name=name)
+            return Verdict.fail("unanswered", "accumulation_predictions.unanswered", name=name)
         if expected is None:
             if got is not None:
-                return Verdict.fail("grad_not_none", "grad_predictions.none_expected", name=name)
+                return Verdict.fail("grad_not_none", "accumulation_predictions.none_expected", name=name)
             continue
         number = _as_number(got)
         if number is None:
-            return Verdict.fail("not_a_number", "grad_predictions.not_number", name=name, got=repr(got)[:200])
+            return Verdict.fail("not_a_number", "accumulation_predictions.not_number", name=name, got=repr(got)[:200])
         if abs(number - expected) > 1e-6:
             return wrong(name, got)
     return PASS
@@ -84,10 +84,10 @@ def _compare(answers: dict, truth: dict, wrong) -> Verdict:
 
 def verify_value(answers, cases: str = "visible", key: dict | None = None) -> Verdict:
     if not isinstance(answers, dict):
-        return Verdict.fail("not_a_number", "grad_predictions.not_dict", got=repr(answers)[:200])
+        return Verdict.fail("not_a_number", "accumulation_predictions.not_dict", got=repr(answers)[:200])
     if cases in ("visible", "all"):
         verdict = _compare(answers, true_values(), lambda name, got: Verdict.fail(
-            "wrong_prediction", "grad_predictions.wrong_value", name=name, got=repr(got)[:200],
+            "wrong_prediction", "accumulation_predictions.wrong_value", name=name, got=repr(got)[:200],
             why=nested(WHY[name], w=W_START)))
         if not verdict.ok:
             return verdict
@@ -98,4 +98,4 @@ def verify_value(answers, cases: str = "visible", key: dict | None = None) -> Ve
         return verdict
     truth = {name: key[name] for name in PARTS["hidden"]}
     return _compare(answers, truth, lambda name, got: Verdict.fail(
-        "wrong_prediction", "grad_predictions.wrong_other", name=name, got=repr(got)[:200]))
+        "wrong_prediction", "accumulation_predictions.wrong_other", name=name, got=repr(got)[:200]))
