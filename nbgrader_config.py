@@ -85,3 +85,8 @@ c.Autograde.pre_convert_hook = "autograder.instructor.passes.hooks.quarantine_un
 # `nbgrader export` writes grades.csv (nbgrader's columns) and grades_by_cell.csv: every
 # cell's automatic, manual and final score and the comment given in formgrader.
 c.ExportApp.plugin_class = "autograder.instructor.passes.export.CellCsvExportPlugin"
+
+# `nbgrader collect` (and formgrader's Collect) take a submission from the exchange only from the
+# student who owns it, at the time its files were really written, copying only its regular files:
+# every user can write into the exchange's inbound folder (autograder/instructor/exchange/collect.py).
+c.ExchangeFactory.collect = "autograder.instructor.exchange.collect.CheckedCollect"

@@ -1755,11 +1755,18 @@ for _zz_i in range(300):
            "comes back small"),
     Attack("many_tiny_outputs", "class",
            {"fit_line": HONEST + '''
-for _zz_i in range(2_200):
+import sys as _zz_s
+for _zz_i in range(400):
     print("x", flush=True)
+_zz_k = get_ipython().kernel
+for _zz_i in range(4_000):
+    _zz_k.session.send(_zz_k.iopub_socket, "stream", {"name": "stdout", "text": "x"},
+                       parent=_zz_k.get_parent("shell"))
 '''},
-           NOTHING, "2 200 outputs of one character, beyond the 2 000 the budget allows: it counts each "
-           "output, so the notebook keeps a bounded number of them"),
+           NOTHING, "4 400 outputs of one character (400 prints, then 4 000 stream messages sent straight "
+           "to the kernel's output socket, which costs the kernel no flush round trip per output: 3 000 "
+           "flushed prints once ran past the 10 s cell timeout): the budget counts each output, so the "
+           "notebook keeps at most 2 000 of them"),
     Attack("control_thread_capabilities", "class",
            {"fit_line": HONEST + '''
 import socket as _zz_socket

@@ -61,6 +61,7 @@ GRADER_OUTPUT = {"autograded", "feedback", "autograder-logs", "gradebook.db", "g
 EXCHANGE = Path("/usr/local/share/nbgrader/exchange")  # nbgrader's default exchange, where a canary sits
 KEY = re.compile(r"""key\s*=\s*['"][a-dA-D]['"]""")  # a Quick Check key as the hidden tests write it
 MAX_BACK = 2 * 2 ** 20  # bytes of an attacker's autograded notebook, and of its feedback page
+MAX_OUTPUTS = 1_000_000 // 500  # JudgedExecute's output budget over what each output costs of it
 KEEP_ENV = ("PATH", "HOME", "LANG", "LC_ALL", "LC_CTYPE", "TERM", "TZ", "USER", "LOGNAME", "SHELL",
             "VIRTUAL_ENV", "PYTHONWARNINGS", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR",
             "JUPYTER_RUNTIME_DIR", "IPYTHONDIR", "MPLCONFIGDIR", "TMPDIR", "AUTOGRADER_MEMORY_MB")
@@ -555,6 +556,10 @@ def test_what_comes_back_to_the_attacker_is_small(graded, attack):
              for path in (run.root / place / attack.student).rglob("*") if path.is_file()}
     assert sizes and all(size <= MAX_BACK for size in sizes.values()), (
         f"{attack.name} broke 'total output per notebook is bounded': {sizes}")
+    # and in number: the budget keeps at most MAX_OUTPUTS, then one note per cell and kind of output
+    cells = read(run.root / "autograded" / attack.student / NAME / f"{NAME}.ipynb").cells
+    outputs = sum(len(cell.get("outputs", [])) for cell in cells)
+    assert outputs <= MAX_OUTPUTS + 4 * len(cells), f"{attack.name}: {outputs} outputs came back"
 
 
 def rendered(path: Path) -> str:

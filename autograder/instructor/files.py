@@ -30,8 +30,12 @@ class Copied:
     skipped: list = field(default_factory=list)  # (relative path, why)
 
 
-def _open_regular(path: str) -> int:
-    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK)
+_DIRECTORY = os.O_RDONLY | os.O_DIRECTORY | os.O_NOFOLLOW
+
+
+def _open_regular(name: str, folder: int) -> int:
+    """A regular file's descriptor, opened relative to the open ``folder``, never through a link."""
+    fd = os.open(name, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK, dir_fd=folder)
     if not stat.S_ISREG(os.fstat(fd).st_mode):  # replaced between lstat and open
         os.close(fd)
         raise OSError("not a regular file")
@@ -48,8 +52,8 @@ def _chunks(fd: int, size: int):
         left -= len(chunk)
 
 
-def _copy_file(source: str, target: str, size: int) -> None:
-    fd = _open_regular(source)
+def _copy_file(name: str, folder: int, target: str, size: int) -> None:
+    fd = _open_regular(name, folder)
     try:
         out = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o600)
         try:
@@ -61,8 +65,8 @@ def _copy_file(source: str, target: str, size: int) -> None:
         os.close(fd)
 
 
-def _read_file(source: str, size: int) -> bytes:
-    fd = _open_regular(source)
+def _read_file(name: str, folder: int, size: int) -> bytes:
+    fd = _open_regular(name, folder)
     try:
         return b"".join(_chunks(fd, size))
     finally:
@@ -71,35 +75,63 @@ def _read_file(source: str, size: int) -> bytes:
 
 def _walk(source: Path, copied: Copied, skip, max_files: int, max_bytes: int, on_folder, on_file) -> None:
     """Visit the regular files and folders beneath ``source`` within the budget, never
-    through a link; everything else is listed in ``copied.skipped``."""
-    stack = [("", str(source))]
+    through a link; everything else is listed in ``copied.skipped``.
+
+    Each folder is opened (``O_NOFOLLOW``) relative to the folder that listed it, and its
+    files relative to it: a student who swaps a folder for a link while it is copied (their
+    exchange folder is theirs to change) gets an error for that entry, not the link's target.
+    ``on_file(name, folder_fd, entry_name, info)``."""
+    try:
+        top = os.open(source, _DIRECTORY)
+    except OSError as exc:
+        copied.skipped.append((".", str(exc)))
+        return
+    stack = [("", top)]
+    try:
+        _visit(stack, copied, skip, max_files, max_bytes, on_folder, on_file)
+    finally:
+        for _, fd in stack:  # left only when on_folder or on_file raised something else
+            os.close(fd)
+
+
+def _visit(stack: list, copied: Copied, skip, max_files: int, max_bytes: int, on_folder, on_file) -> None:
     while stack:
         relative, here = stack.pop()
         try:
             entries = sorted(os.scandir(here), key=lambda e: e.name)
+            for entry in entries:
+                name = os.path.join(relative, entry.name)
+                if skip(name):
+                    continue
+                info = entry.stat(follow_symlinks=False)
+                if stat.S_ISDIR(info.st_mode):
+                    try:
+                        inner = os.open(entry.name, _DIRECTORY, dir_fd=here)
+                    except OSError as exc:
+                        copied.skipped.append((name, str(exc)))
+                        continue
+                    try:
+                        on_folder(name)
+                    except BaseException:
+                        os.close(inner)
+                        raise
+                    stack.append((name, inner))
+                elif not stat.S_ISREG(info.st_mode):
+                    copied.skipped.append((name, "link" if stat.S_ISLNK(info.st_mode) else "special file"))
+                elif copied.files >= max_files or copied.bytes + info.st_size > max_bytes:
+                    copied.skipped.append((name, "over the size budget"))
+                else:
+                    try:
+                        on_file(name, here, entry.name, info)
+                    except OSError as exc:
+                        copied.skipped.append((name, str(exc)))
+                        continue
+                    copied.files += 1
+                    copied.bytes += info.st_size
         except OSError as exc:
             copied.skipped.append((relative or ".", str(exc)))
-            continue
-        for entry in entries:
-            name = os.path.join(relative, entry.name)
-            if skip(name):
-                continue
-            info = entry.stat(follow_symlinks=False)
-            if stat.S_ISDIR(info.st_mode):
-                on_folder(name)
-                stack.append((name, entry.path))
-            elif not stat.S_ISREG(info.st_mode):
-                copied.skipped.append((name, "link" if stat.S_ISLNK(info.st_mode) else "special file"))
-            elif copied.files >= max_files or copied.bytes + info.st_size > max_bytes:
-                copied.skipped.append((name, "over the size budget"))
-            else:
-                try:
-                    on_file(name, entry.path, info)
-                except OSError as exc:
-                    copied.skipped.append((name, str(exc)))
-                    continue
-                copied.files += 1
-                copied.bytes += info.st_size
+        finally:
+            os.close(here)
 
 
 def copy_regular(source: Path, target: Path, skip=lambda name: False, max_files: int = MAX_FILES,
@@ -109,7 +141,8 @@ def copy_regular(source: Path, target: Path, skip=lambda name: False, max_files:
     copied = Copied()
     _walk(source, copied, skip, max_files, max_bytes,
           on_folder=lambda name: os.mkdir(os.path.join(target, name), 0o700),
-          on_file=lambda name, path, info: _copy_file(path, os.path.join(target, name), info.st_size))
+          on_file=lambda name, folder, entry, info: _copy_file(entry, folder, os.path.join(target, name),
+                                                               info.st_size))
     return copied
 
 
@@ -121,8 +154,8 @@ def read_regular(source: Path, skip=lambda name: False, max_files: int = MAX_FIL
     copied = Copied()
     found: list = []
     _walk(source, copied, skip, max_files, max_bytes, on_folder=lambda name: None,
-          on_file=lambda name, path, info: found.append(
-              [Path(name).as_posix(), stat.S_IMODE(info.st_mode), _read_file(path, info.st_size)]))
+          on_file=lambda name, folder, entry, info: found.append(
+              [Path(name).as_posix(), stat.S_IMODE(info.st_mode), _read_file(entry, folder, info.st_size)]))
     return sorted(found), copied
 
 

@@ -1,0 +1,154 @@
+"""CheckedCollect: nbgrader's ``collect``, taking from ``inbound`` only what each student really submitted.
+
+nbgrader's own collect reads the student id and the submission time from a folder's *name*,
+which any student can choose (``inbound`` is writable by every user), and then:
+
+* takes the newest folder per student id and only *warns* when its owner is someone else:
+  a classmate who writes ``alice+<assignment>+2099-01-01 00:00:00 UTC+x`` replaces Alice's
+  submission with theirs;
+* trusts the time in the name and the ``timestamp.txt`` inside: a student who names a late
+  submission with a time before the due date escapes the late penalty;
+* follows links: a folder, or a notebook, that is a link to a file the instructor can read
+  (the solutions in ``source/``) is copied as that student's work, and its answers come back
+  to them in their feedback;
+* stops the whole collect at one folder whose name it cannot parse.
+
+Here each folder in ``inbound`` is looked at with ``lstat`` first. It is collected only when
+it is a real folder (not a link) owned by the student its name gives (unless
+``ExchangeCollect.check_owner`` is off), with a time in its name. Its time is when its files
+last changed (their ``ctime``, which no user can set back) whenever that is more than
+``tolerance`` seconds after the time in its name, or the name's time is in the future. Only
+its regular files are copied (``files.copy_regular``: never through a link, within
+nbgrader's ``max_file_size`` and ``max_dir_size``), and the ``timestamp.txt`` beside them is
+the time decided here. Every folder passed over is named in the log with the reason; the
+others are collected as usual.
+
+Copying an exchange elsewhere resets its change times: collect before you move it.
+"""
+from __future__ import annotations
+
+import datetime
+import fnmatch
+import os
+import pwd
+import stat
+
+from nbgrader.exchange.default.collect import ExchangeCollect
+from nbgrader.utils import parse_utc
+from traitlets import Integer
+
+from .. import files
+
+# How many entries of one submission are looked at to find when its files last changed.
+MAX_ENTRIES = 2000
+PASSED_OVER = datetime.datetime.min
+
+
+class CheckedCollect(ExchangeCollect):
+    tolerance = Integer(120, config=True,
+                        help="Seconds a submission's files may have changed after the time in its name "
+                             "(nbgrader writes the name first, then copies the files)")
+
+    def init_src(self):
+        self._passed_over: list = []
+        super().init_src()
+        self.src_records = [record for record in self.src_records if "passed_over" not in record]
+        for name, why in self._passed_over:
+            self.log.warning("Not collected: %r, %s", name, why)
+
+    def _path_to_record(self, path):
+        """nbgrader's record of one folder of ``inbound``, its time checked; a folder that
+        cannot be collected gets a record of its own (never one of a student's)."""
+        name = os.path.basename(path)
+        try:
+            username, timestamp = self._check(path, name)
+        except ValueError as why:
+            self._passed_over.append((name, str(why)))
+            return {"username": "\0" + name, "filename": name, "timestamp": PASSED_OVER, "passed_over": True}
+        return {"username": username, "filename": name, "timestamp": timestamp}
+
+    def _check(self, path: str, name: str) -> tuple:
+        parts = name.rsplit("+", 3)
+        if len(parts) < 3 or not parts[0]:
+            raise ValueError("its name is not <student>+<assignment>+<time>")
+        username = parts[0]
+        try:
+            named = parse_utc(parts[2])
+        except (ValueError, OverflowError, TypeError):
+            raise ValueError("no time in its name") from None
+        info = os.lstat(path)
+        if not stat.S_ISDIR(info.st_mode):
+            raise ValueError("it is a link or a file, not a folder")
+        if self.check_owner:
+            owner = _owner(info.st_uid)
+            if owner != username:
+                raise ValueError(f"its name says {username!r} but it belongs to {owner!r}")
+        return username, self._time(path, named)
+
+    def _time(self, path: str, named: datetime.datetime) -> datetime.datetime:
+        changed = _utc(last_change(path))
+        now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+        slack = datetime.timedelta(seconds=self.tolerance)
+        if changed > named + slack or named > now + slack:
+            self.log.warning("%s: its name gives %s, its files last changed at %s: collected as submitted then",
+                             os.path.basename(path), named, changed)
+            return changed
+        return named
+
+    def do_copy(self, src, dest, log=None):
+        """The submission's regular files, never through a link, within nbgrader's size limits,
+        and the time decided here as its ``timestamp.txt``."""
+        record = next(r for r in self.src_records if r["filename"] == os.path.basename(src))
+        os.makedirs(dest)
+        ignore, include = self.coursedir.ignore, self.coursedir.include
+        max_file = 1000 * self.coursedir.max_file_size
+
+        def skip(relative: str) -> bool:
+            base = os.path.basename(relative)
+            if relative == "timestamp.txt" or any(fnmatch.fnmatch(base, g) for g in ignore):
+                return True
+            if include and not any(fnmatch.fnmatch(base, g) for g in include):
+                return True
+            try:
+                info = os.lstat(os.path.join(src, relative))
+            except OSError:
+                return True
+            if stat.S_ISREG(info.st_mode) and info.st_size > max_file:
+                self.log.warning("%s: %s not copied (larger than CourseDirectory.max_file_size)",
+                                 os.path.basename(src), relative)
+                return True
+            return False
+
+        copied = files.copy_regular(src, dest, skip=skip, max_bytes=1000 * self.coursedir.max_dir_size)
+        for relative, why in copied.skipped:
+            self.log.warning("%s: %s not copied (%s)", os.path.basename(src), relative, why)
+        with open(os.path.join(dest, "timestamp.txt"), "w") as out:
+            out.write(record["timestamp"].strftime("%Y-%m-%d %H:%M:%S.%f") + " UTC")
+
+
+def last_change(path: str) -> float:
+    """When anything in the folder ``path`` last changed (``ctime``, which a user cannot set),
+    looking at no more than MAX_ENTRIES entries and never through a link."""
+    latest = os.lstat(path).st_ctime
+    seen = 0
+    for here, folders, names in os.walk(path, followlinks=False):
+        for entry in folders + names:
+            seen += 1
+            if seen > MAX_ENTRIES:
+                return latest
+            try:
+                latest = max(latest, os.lstat(os.path.join(here, entry)).st_ctime)
+            except OSError:
+                pass
+    return latest
+
+
+def _utc(seconds: float) -> datetime.datetime:
+    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).replace(tzinfo=None)
+
+
+def _owner(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
