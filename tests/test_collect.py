@@ -59,7 +59,7 @@ def class_exchange(base: Path, stoppers: bool = True) -> SimpleNamespace:
     """An exchange as the class left it just now, and the instructor's solutions that links
     point at; ``stoppers``: with the two folders that stop nbgrader's own collect (a file past its
     size limit, a name it cannot read)."""
-    now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+    now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
     solutions = base / "instructor" / "source"
     solutions.mkdir(parents=True)
     (solutions / f"{NAME}.ipynb").write_text("THE SOLUTIONS")

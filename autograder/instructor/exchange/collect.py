@@ -87,7 +87,7 @@ class CheckedCollect(ExchangeCollect):
 
     def _time(self, path: str, named: datetime.datetime) -> datetime.datetime:
         changed = _utc(last_change(path))
-        now = datetime.datetime.now(datetime.timezone.utc).replace(tzinfo=None)
+        now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
         slack = datetime.timedelta(seconds=self.tolerance)
         if changed > named + slack or named > now + slack:
             self.log.warning("%s: its name gives %s, its files last changed at %s: collected as submitted then",
@@ -144,7 +144,7 @@ def last_change(path: str) -> float:
 
 
 def _utc(seconds: float) -> datetime.datetime:
-    return datetime.datetime.fromtimestamp(seconds, datetime.timezone.utc).replace(tzinfo=None)
+    return datetime.datetime.fromtimestamp(seconds, datetime.UTC).replace(tzinfo=None)
 
 
 def _owner(uid: int) -> str:
