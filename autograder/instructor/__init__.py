@@ -9,6 +9,8 @@ does (each subpackage's docstring is its map).
 * ``passes``: the nbgrader passes and hooks ``nbgrader_config.py`` names (so plain
   ``nbgrader autograde`` runs them too);
 * ``reports``: the class report and the course report (``autograder report``);
+* ``exchange``: nbgrader's ``collect``, taking from the exchange only what each student
+  submitted (``nbgrader_config.py`` names it);
 * ``course``: the course in another language; ``files``: copying what a student controls
   without trusting it.
 
