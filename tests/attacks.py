@@ -52,6 +52,7 @@ FIT = frozenset({"fit_line_tests"})
 NOTHING = frozenset()
 
 HONEST = "@HONEST@\n"  # the honest answer of the cell it stands in
+TINY_OUTPUTS = "for _zz_i in range(600):\n    print(\"x\", flush=True)\n"  # 600 outputs of one character
 # every Quick Check answer wrong (the keys are in the source notebook's hidden tests)
 WRONG_LETTERS = tuple(next(letter for letter in "abcd" if letter != key) for key in KEYS)
 WRONG_QUIZ = "answer_q1, answer_q2, answer_q3, answer_q4 = %r\n" % (WRONG_LETTERS,)
@@ -1754,19 +1755,11 @@ for _zz_i in range(300):
            NOTHING, "600 outputs just under the per-output cap: the notebook's output budget keeps what "
            "comes back small"),
     Attack("many_tiny_outputs", "class",
-           {"fit_line": HONEST + '''
-import sys as _zz_s
-for _zz_i in range(400):
-    print("x", flush=True)
-_zz_k = get_ipython().kernel
-for _zz_i in range(4_000):
-    _zz_k.session.send(_zz_k.iopub_socket, "stream", {"name": "stdout", "text": "x"},
-                       parent=_zz_k.get_parent("shell"))
-'''},
-           NOTHING, "4 400 outputs of one character (400 prints, then 4 000 stream messages sent straight "
-           "to the kernel's output socket, which costs the kernel no flush round trip per output: 3 000 "
-           "flushed prints once ran past the 10 s cell timeout): the budget counts each output, so the "
-           "notebook keeps at most 2 000 of them"),
+           {cell: HONEST + TINY_OUTPUTS for cell in ("train_loop", "train_accumulate", "fit_line", "dead_parameters")},
+           NOTHING, "2 400 outputs of one character, 600 flushed prints in each of four answer cells (about "
+           "2 s a cell: 3 000 in one cell once ran past the 10 s cell timeout, and 4 000 messages sent "
+           "straight to the output socket overflow ZeroMQ's queue, so the cell's end can be lost): the "
+           "budget counts each output, so the notebook keeps at most 2 000 of them"),
     Attack("control_thread_capabilities", "class",
            {"fit_line": HONEST + '''
 import socket as _zz_socket
