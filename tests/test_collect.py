@@ -145,3 +145,21 @@ def test_nbgrader_alone_gives_daemons_grade_to_bins_work(tmp_path):
     assert (submitted(course, "sys") / f"{NAME}.ipynb").read_text() == "THE SOLUTIONS"
     assert (submitted(course, "games") / f"{NAME}.ipynb").read_text() == "THE SOLUTIONS"
     assert parse_utc((submitted(course, "bin") / "timestamp.txt").read_text()) == exchange.backdated
+
+
+def test_a_class_that_shares_one_unix_user_is_told_what_to_set(tmp_path):
+    """In containers that all run as one user, every folder is that user's: nothing is
+    collected, and the log says which setting is meant for that."""
+    inbound = tmp_path / "exchange" / COURSE / "inbound"
+    inbound.mkdir(parents=True)
+    now = stamp(datetime.datetime.now(datetime.UTC).replace(tzinfo=None))
+    for student in ("alice", "bob"):
+        submission(inbound, "games", student, now, {f"{NAME}.ipynb": student})
+    course = tmp_path / "course"
+    course.mkdir()
+    shutil.copy(ROOT / "nbgrader_config.py", course)
+    done = nbgrader(["collect", NAME, f"--Exchange.root={tmp_path / 'exchange'}"], course,
+                    isolated_env(tmp_path / "home"), check=False)
+    log = done.stdout + done.stderr
+    assert "No submission was collected: every folder belongs to 'games'" in log
+    assert "c.ExchangeCollect.check_owner = False" in log and not (course / "submitted").exists()

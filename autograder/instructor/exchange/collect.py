@@ -53,8 +53,13 @@ class CheckedCollect(ExchangeCollect):
         self._passed_over: list = []
         super().init_src()
         self.src_records = [record for record in self.src_records if "passed_over" not in record]
-        for name, why in self._passed_over:
+        for name, why, _ in self._passed_over:
             self.log.warning("Not collected: %r, %s", name, why)
+        owners = {owner for _, _, owner in self._passed_over}
+        if self._passed_over and not self.src_records and len(owners) == 1 and None not in owners:
+            self.log.error("No submission was collected: every folder belongs to %r, not to the student its name "
+                           "gives. If your students share that one Unix user (as in containers that all run as "
+                           "one user), set c.ExchangeCollect.check_owner = False.", owners.pop())
 
     def _path_to_record(self, path):
         """nbgrader's record of one folder of ``inbound``, its time checked; a folder that
@@ -62,8 +67,11 @@ class CheckedCollect(ExchangeCollect):
         name = os.path.basename(path)
         try:
             username, timestamp = self._check(path, name)
+        except _NotTheirs as why:
+            self._passed_over.append((name, str(why), why.owner))
+            return {"username": "\0" + name, "filename": name, "timestamp": PASSED_OVER, "passed_over": True}
         except ValueError as why:
-            self._passed_over.append((name, str(why)))
+            self._passed_over.append((name, str(why), None))
             return {"username": "\0" + name, "filename": name, "timestamp": PASSED_OVER, "passed_over": True}
         return {"username": username, "filename": name, "timestamp": timestamp}
 
@@ -82,7 +90,7 @@ class CheckedCollect(ExchangeCollect):
         if self.check_owner:
             owner = _owner(info.st_uid)
             if owner != username:
-                raise ValueError(f"its name says {username!r} but it belongs to {owner!r}")
+                raise _NotTheirs(f"its name says {username!r} but it belongs to {owner!r}", owner)
         return username, self._time(path, named)
 
     def _time(self, path: str, named: datetime.datetime) -> datetime.datetime:
@@ -124,6 +132,14 @@ class CheckedCollect(ExchangeCollect):
             self.log.warning("%s: %s not copied (%s)", os.path.basename(src), relative, why)
         with open(os.path.join(dest, "timestamp.txt"), "w") as out:
             out.write(record["timestamp"].strftime("%Y-%m-%d %H:%M:%S.%f") + " UTC")
+
+
+class _NotTheirs(ValueError):
+    """A folder named for one student and owned by another user (``owner``)."""
+
+    def __init__(self, why: str, owner: str):
+        super().__init__(why)
+        self.owner = owner
 
 
 def last_change(path: str) -> float:
