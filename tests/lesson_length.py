@@ -16,8 +16,9 @@ The estimate of a lesson's minutes (issue 19, "Length and shape"):
   ``### END SOLUTION`` in the answer cell ``<name>``), at most fifteen.
 
 A lesson's optional "Going further" section starts at the markdown cell with id
-``going-further`` and runs to the end of the notebook; it must hold no graded cell. Its cells
-are counted apart (``further``) and are **not** part of the hour: the limits apply to ``core``.
+``going-further`` and runs to the end of the notebook; it must hold no graded cell (a practice
+question, ungraded, may sit beside the material it asks about). Its cells are counted apart
+(``further``) and are **not** part of the hour: the limits apply to ``core``.
 
 Limits: core minutes ≤ 60, core prose ≤ 2,000 words, every markdown cell (core or not)
 ≤ 120 words.
@@ -53,6 +54,7 @@ class Part:
     demos: int = 0
     questions: int = 0
     exercise_minutes: list = field(default_factory=list)
+    graded: int = 0  # graded cells (exercise tests and graded Quick Check questions)
     cells: dict = field(default_factory=dict)  # markdown cell id -> words
 
     @property
@@ -94,6 +96,7 @@ def measure(nb, prose: dict | None = None) -> dict:
         elif cell.cell_type != "code" or meta.get("solution"):
             continue
         elif meta.get("grade"):
+            part.graded += 1
             if "check_choice(" in cell.source:
                 part.questions += 1
             else:
@@ -117,6 +120,6 @@ def problems(name: str, nb) -> list:
     for part in parts.values():
         out += [f"{name}: cell {cid!r} has {n} words > {MAX_CELL_WORDS}"
                 for cid, n in part.cells.items() if n > MAX_CELL_WORDS]
-    if parts["further"].questions or parts["further"].exercise_minutes:
-        out.append(f"{name}: the Going further section holds graded cells or a Quick Check")
+    if parts["further"].graded:
+        out.append(f"{name}: the Going further section holds graded cells ({parts['further'].graded})")
     return out
