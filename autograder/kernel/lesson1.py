@@ -21,8 +21,9 @@ def observe_freeze_body(student, data: dict, name: str) -> dict:
     loss = freeze_body.loss_of(net, x)
     if loss.requires_grad:
         loss.backward()
+    got_gradient = [n for n, p in net.named_parameters() if p.grad is not None]
     with torch.no_grad():
         for p in net.parameters():
             if p.grad is not None:
                 p -= freeze_body.LR * p.grad
-    return {"after": {n: p.detach().tolist() for n, p in net.named_parameters()}}
+    return {"after": {n: p.detach().tolist() for n, p in net.named_parameters()}, "got_gradient": got_gradient}

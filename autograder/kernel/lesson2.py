@@ -15,7 +15,7 @@ def _report(result, failed, watched: Watched, **more) -> dict:
     if failed:
         return {"error": failed.to_data()}
     return {"value": encode(result), "calls": watched.calls, "calls_with_grad": watched.calls_with_grad,
-            **more}
+            "gradients_back": watched.gradients_back, **more}
 
 
 def observe_derivative(student, data: dict, name: str) -> dict:
@@ -29,7 +29,8 @@ def observe_numerical_grad(student, data: dict, name: str) -> dict:
     x = torch.tensor(data["x"], dtype=torch.float64)
     original = x.clone()
     result, failed = running.call(student, name, watched, x, data["eps"])
-    return _report(result, failed, watched, changed_input=not torch.equal(x, original))
+    return _report(result, failed, watched, changed_input=not torch.equal(x, original),
+                   input_rounded=torch.allclose(x, original, rtol=1e-12, atol=1e-15))
 
 
 def observe_weighted_grad(student, data: dict, name: str) -> dict:

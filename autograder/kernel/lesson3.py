@@ -3,6 +3,8 @@ afterwards, and a student's ``dead_parameters`` on a net after its backward pass
 training loops of exercises (b) and (c) are in ``kernel.loop``.)"""
 from __future__ import annotations
 
+import torch
+
 from ..wire.codec import encode
 from ..wire.exercises import dead_parameters, fit_line
 from ..wire.verdict import Verdict
@@ -23,10 +25,27 @@ def observe_fit_line(student, data: dict, name: str) -> dict:
             "w_requires_grad": bool(w.requires_grad), "b_requires_grad": bool(b.requires_grad)}
 
 
+def _state(net) -> dict:
+    """Each parameter's identity, value, flag and gradient (``None`` stays ``None``)."""
+    return {n: (id(p), p.detach().clone(), p.requires_grad, None if p.grad is None else p.grad.clone())
+            for n, p in net.named_parameters()}
+
+
+def _changed(before: dict, after: dict) -> list:
+    def same(a, b):
+        return (a is None and b is None) or (a is not None and b is not None and torch.equal(a, b))
+    return sorted(n for n in before.keys() | after.keys()
+                  if n not in before or n not in after or before[n][0] != after[n][0]
+                  or not same(before[n][1], after[n][1]) or before[n][2] != after[n][2]
+                  or not same(before[n][3], after[n][3]))
+
+
 def observe_dead_parameters(student, data: dict, name: str) -> dict:
-    """One backward pass on the scenario's net, then the student's function reads its gradients."""
+    """One backward pass on the scenario's net, then the student's function reads its gradients
+    (and must leave them, and the parameters, as they were)."""
     net = dead_parameters.after_backward(data)
+    before = _state(net)
     names, failed = running.call(student, name, net)
     if failed:
         return {"error": failed.to_data()}
-    return {"names": encode(names)}
+    return {"names": encode(names), "changed": _changed(before, _state(net))}

@@ -47,8 +47,9 @@ def observe_predict(student, data: dict, name: str) -> dict:
         return {"error": failed.to_data()}
     touched = any(not torch.equal(value, p.detach()) or p.grad is None or not torch.equal(grad, p.grad)
                   for (value, grad), p in zip(before, model.parameters()))
+    frozen = [n for n, p in model.named_parameters() if not p.requires_grad]
     return {"output": encode(out), "saved_tensors": saved["tensors"], "grad_mode_after": grad_mode_after,
-            "touched_params": touched}
+            "touched_params": touched, "requires_grad_off": frozen}
 
 
 def observe_sgd_step(student, data: dict, name: str) -> dict:
@@ -69,14 +70,17 @@ def observe_sgd_step(student, data: dict, name: str) -> dict:
 
 def observe_evaluate(student, data: dict, name: str) -> dict:
     model, batches = evaluate.build(data)
-    modes_seen = []
-    handle = model.register_forward_pre_hook(lambda m, args: modes_seen.append(m.training))
+    modes_seen = []  # per forward pass of any module: was it in training mode? (dropout is a submodule)
+    handles = [m.register_forward_pre_hook(lambda m, args: modes_seen.append(m.training))
+               for m in model.modules()]
     try:
         with counting_saved() as saved:
             got, failed, grad_mode_after = _call(student, name, model, batches)
     finally:
-        handle.remove()
+        for handle in handles:
+            handle.remove()
     if failed:
         return {"error": failed.to_data()}
-    return {"accuracy": encode(got), "modes_seen": modes_seen, "saved_tensors": saved["tensors"],
-            "training_after": model.training, "grad_mode_after": grad_mode_after}
+    return {"accuracy": encode(got), "modes_seen": modes_seen[:10_000], "saved_tensors": saved["tensors"],
+            "training_after": model.training, "grad_mode_after": grad_mode_after,
+            "submodules_after": {n: [m.training, type(m).__name__] for n, m in model.named_modules() if n}}

@@ -3,8 +3,10 @@
 The kernel rebuilds the net from the scenario, calls the student's function on it,
 then takes one plain gradient step, ``p -= lr * p.grad`` for every parameter that
 received a gradient, on the scenario's batch. The judge takes the same step with only
-the head's parameters and compares: a body parameter that moved was not frozen, a
-head parameter that did not move was frozen by mistake.
+the head's parameters and compares: a body parameter that moved, or that received a
+gradient at all (a hook that zeroes it still leaves a ``.grad`` that momentum, Adam or
+weight decay would follow), was not frozen; a head parameter that did not move was frozen
+by mistake.
 """
 from __future__ import annotations
 
@@ -45,6 +47,10 @@ def verify(data: dict, observation: dict) -> Verdict:
     expected = expected_after(data)
     if not isinstance(after, dict) or set(after) != set(expected):
         return Verdict.fail("malformed", "judge.malformed")
+    got_gradient = observation.get("got_gradient") or []
+    for name in expected:  # a gradient of zeros still moves a parameter under momentum or Adam
+        if name.startswith("body.") and name in got_gradient:
+            return Verdict.fail("body_trains", "graph.body_trains", name=f"model.{name}")
     start = {name: torch.tensor(values) for name, values in data["params"].items()}
     for name, want in expected.items():
         got = from_data(after[name], want)

@@ -1,8 +1,10 @@
 """Lesson 2, exercise (a): ``derivative(f, x)`` returns f'(x) as a float, computed by autograd.
 
 The judge knows each function's exact derivative. Whether autograd was used (``f``
-was called on a tensor that requires grad) is observed in the kernel: the data cannot
-prove it, since a number is a number however it was computed.
+was called on a tensor that requires grad, and a gradient flowed back through its result)
+is observed in the kernel: the data cannot prove it, since a number is a number however it
+was computed. A finite difference taken on a tensor that requires grad calls ``f`` the right
+way but sends no gradient back.
 """
 from __future__ import annotations
 
@@ -36,6 +38,8 @@ def verify(data: dict, observation: dict) -> Verdict:
     if not observation.get("calls_with_grad"):
         calls = int(observation.get("calls") or 0)
         return Verdict.fail("no_autograd", "backward.no_autograd", calls=calls, count=calls)
+    if not observation.get("gradients_back"):
+        return Verdict.fail("not_from_autograd", "backward.not_from_autograd")
     if abs(got - expected) > 1e-4 * max(1.0, abs(expected)):
         return Verdict.fail("wrong_derivative", "backward.wrong_derivative", f=name, x=x, got=got,
                             expected=expected)

@@ -15,14 +15,22 @@ from ..seeds import generator
 
 EPS = 1e-6
 CASES = {
-    "visible": [dict(seed=0, function="sum(exp(3x))")],
-    "hidden": [dict(seed=1, function="sum(x²·sin(x))"), dict(seed=2, function="x₀·x₁ + x₁³")],
+    # a step as large as 0.01 makes the central difference differ visibly from the exact
+    # gradient: a function that ignores its eps is caught there
+    "visible": [dict(seed=3, function="sum(exp(3x))", eps=1e-2), dict(seed=0, function="sum(exp(3x))")],
+    "hidden": [dict(seed=1, function="sum(x²·sin(x))"), dict(seed=2, function="x₀·x₁ + x₁³", eps=1e-2)],
 }
 
 
 def scenario(spec: dict, seed: int) -> dict:
     n = TO_SCALAR[spec["function"]][1]
-    return {"spec": dict(spec), "x": values(generator(seed), n), "eps": EPS}
+    return {"spec": dict(spec), "x": values(generator(seed), n), "eps": spec.get("eps", EPS)}
+
+
+def exact(f, x: torch.Tensor) -> torch.Tensor:
+    x = x.clone().requires_grad_(True)
+    f(x).backward()
+    return x.grad
 
 
 def reference_numerical(f, x: torch.Tensor, eps: float, kind: str = "central") -> torch.Tensor:
@@ -41,6 +49,8 @@ def verify(data: dict, observation: dict) -> Verdict:
     if observation.get("error"):
         return Verdict.from_data(observation["error"])
     if observation.get("changed_input"):
+        if observation.get("input_rounded"):
+            return Verdict.fail("input_rounded", "backward.input_rounded")
         return Verdict.fail("changed_input", "backward.changed_input")
     if observation.get("calls_with_grad"):
         return Verdict.fail("used_autograd", "backward.used_autograd")
@@ -57,6 +67,9 @@ def verify(data: dict, observation: dict) -> Verdict:
         return PASS
     if torch.allclose(got, reference_numerical(f, x, eps, "forward"), rtol=1e-6, atol=1e-8):
         return Verdict.fail("forward_difference", "backward.forward_difference")
+    truth = exact(f, x)
+    if (got - truth).abs().max() < (expected - truth).abs().max() / 10:
+        return Verdict.fail("ignored_eps", "backward.ignored_eps", eps=eps)
     for factor in (2.0, 0.5):
         if torch.allclose(got, factor * expected, rtol=1e-5, atol=1e-8):
             return Verdict.fail("divisor", "backward.divisor", factor=factor)

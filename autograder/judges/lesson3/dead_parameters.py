@@ -41,6 +41,9 @@ def truth(data: dict) -> set:
 def verify(data: dict, observation: dict) -> Verdict:
     if observation.get("error"):
         return Verdict.from_data(observation["error"])
+    changed = observation.get("changed")
+    if changed:  # a second backward(), zero_grad() or a step rewrites what is to be read
+        return Verdict.fail("changed_model", "debug.changed_model", names=", ".join(map(str, changed))[:200])
     got = decode(observation.get("names"))
     if not isinstance(got, (list, tuple, set)) or not all(isinstance(name, str) for name in got):
         return Verdict.fail("not_names", "debug.not_names", got=repr(got)[:200])

@@ -78,6 +78,17 @@ def verify(data: dict, observation: dict) -> Verdict:
     if observation.get("training_after") is not started_training:
         return Verdict.fail("mode_not_restored", "inference.mode_not_restored", before=_mode(started_training),
                             after=_mode(not started_training))
+    submodules = observation.get("submodules_after")
+    if not isinstance(submodules, dict):
+        return Verdict.fail("malformed", "judge.malformed")
+    stayed = sorted((not any(kind in str(about[1:]) for kind in ("Dropout", "Norm")), str(n))
+                    for n, about in submodules.items()
+                    if not isinstance(about, list) or about[:1] != [started_training])
+    stayed = [n for _, n in stayed]  # dropout and batch norm, whose mode matters, named first
+    if stayed:  # model.training = was sets the flag of the model alone
+        return Verdict.fail("submodules_not_restored", "inference.submodules_not_restored",
+                            before=_mode(started_training), after=_mode(not started_training),
+                            name=f"model.{stayed[0]}")
     got = decode(observation.get("accuracy"))
     if isinstance(got, torch.Tensor):
         return Verdict.fail("accuracy_tensor", "inference.accuracy_tensor")

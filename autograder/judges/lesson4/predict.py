@@ -47,6 +47,10 @@ def verify(data: dict, observation: dict) -> Verdict:
         return Verdict.fail("graph_recorded", "inference.graph_recorded", tensors=saved)
     if observation.get("touched_params") is not False:
         return Verdict.fail("touched_params", "inference.touched_params")
+    frozen = observation.get("requires_grad_off")
+    if frozen is None or frozen:  # the next training step would learn nothing
+        return Verdict.fail("requires_grad_off", "inference.requires_grad_off",
+                            name=", ".join(map(str, frozen or []))[:200])
     model, x = build(data)
     with torch.no_grad():
         expected = model(x)

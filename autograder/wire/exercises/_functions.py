@@ -41,9 +41,18 @@ class Watched:
         self.fn = fn
         self.calls = 0
         self.calls_with_grad = 0
+        self.gradients_back = 0  # gradients autograd passed back through a result of f
 
     def __call__(self, x):
         self.calls += 1
         if isinstance(x, torch.Tensor) and x.requires_grad:
             self.calls_with_grad += 1
-        return self.fn(x)
+        y = self.fn(x)
+        if isinstance(y, torch.Tensor) and y.requires_grad:
+            # fires when backward(), autograd.grad or torch.func.grad differentiates through y;
+            # a finite difference on a tensor that requires grad never does
+            y.register_hook(self._gradient_back)
+        return y
+
+    def _gradient_back(self, grad):
+        self.gradients_back += 1
