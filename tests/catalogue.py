@@ -603,6 +603,15 @@ TRAIN_ACCUMULATE = [
                 loss.backward()
                 optimizer.step()
     """, "stepped_every_micro_batch", ["after every micro-batch", "8 steps", "2 steps"]),
+    accum("steps_after_the_first_micro_batch", """
+        def train_accumulate(model, optimizer, loss_fn, batches, accum_steps):
+            optimizer.zero_grad()
+            for i, (x, y) in enumerate(batches):
+                (loss_fn(model(x), y) / accum_steps).backward()
+                if i % accum_steps == 0:
+                    optimizer.step()
+                    optimizer.zero_grad()
+    """, "stepped_mid_group", ["before its group", "batch 1", "batches 1 + 2 + 3 + 4", "(i + 1) % accum_steps"]),
     accum("clears_every_micro_batch", """
         def train_accumulate(model, optimizer, loss_fn, batches, accum_steps):
             for i, (x, y) in enumerate(batches):

@@ -227,6 +227,8 @@ def _step_verdict(trace: Trace, case: LoopCase, labels: list) -> Verdict | None:
     if label == "unscaled":
         return Verdict.fail("unscaled_accumulation", "loop.unscaled", **fields)
     if label == "partial":
+        if step.backwards_before < case.group(k)[-1] + 1:  # no clear inside: the step came early
+            return Verdict.fail("stepped_mid_group", "loop.stepped_mid_group", **fields)
         return Verdict.fail("cleared_inside_group", "loop.cleared_inside_group", **fields)
     if label == "wrong_scale":
         factor = next(iter(held.values()))
