@@ -80,6 +80,17 @@ def test_copy_regular_still_copies_regular_files_only(tmp_path):
     assert copied.files == 1 and copied.skipped == [("l", "link")]
 
 
+def test_copy_regular_skips_a_file_over_its_own_limit_and_copies_the_rest(tmp_path):
+    source, target = tmp_path / "a", tmp_path / "b"
+    source.mkdir()
+    target.mkdir()
+    (source / "big.bin").write_bytes(b"x" * 101)
+    (source / "small.txt").write_bytes(b"y" * 100)
+    copied = files.copy_regular(source, target, max_file=100)
+    assert sorted(p.name for p in target.iterdir()) == ["small.txt"]
+    assert (copied.files, copied.bytes, copied.skipped) == (1, 100, [("big.bin", files.TOO_LARGE)])
+
+
 def test_feedback_keeps_large_pages_and_drops_everything_else(tmp_path):
     autograded = tmp_path / "autograded" / "alice" / NAME
     feedback = tmp_path / "feedback" / "alice" / NAME

@@ -23,6 +23,9 @@ MAX_BYTES = 50 * 2 ** 20
 MAX_NOTEBOOK_BYTES = 40 * 2 ** 20
 
 
+TOO_LARGE = "larger than the limit for one file"  # why a file over ``max_file`` was skipped
+
+
 @dataclass
 class Copied:
     files: int = 0
@@ -73,13 +76,15 @@ def _read_file(name: str, folder: int, size: int) -> bytes:
         os.close(fd)
 
 
-def _walk(source: Path, copied: Copied, skip, max_files: int, max_bytes: int, on_folder, on_file) -> None:
+def _walk(source: Path, copied: Copied, skip, max_files: int, max_bytes: int, on_folder, on_file,
+          max_file: int | None = None) -> None:
     """Visit the regular files and folders beneath ``source`` within the budget, never
     through a link; everything else is listed in ``copied.skipped``.
 
     Each folder is opened (``O_NOFOLLOW``) relative to the folder that listed it, and its
     files relative to it: a student who swaps a folder for a link while it is copied (their
     exchange folder is theirs to change) gets an error for that entry, not the link's target.
+    A file larger than ``max_file`` bytes is skipped on its own, without spending the budget.
     ``on_file(name, folder_fd, entry_name, info)``."""
     try:
         top = os.open(source, _DIRECTORY)
@@ -88,13 +93,14 @@ def _walk(source: Path, copied: Copied, skip, max_files: int, max_bytes: int, on
         return
     stack = [("", top)]
     try:
-        _visit(stack, copied, skip, max_files, max_bytes, on_folder, on_file)
+        _visit(stack, copied, skip, max_files, max_bytes, on_folder, on_file, max_file)
     finally:
         for _, fd in stack:  # left only when on_folder or on_file raised something else
             os.close(fd)
 
 
-def _visit(stack: list, copied: Copied, skip, max_files: int, max_bytes: int, on_folder, on_file) -> None:
+def _visit(stack: list, copied: Copied, skip, max_files: int, max_bytes: int, on_folder, on_file,
+           max_file: int | None) -> None:
     while stack:
         relative, here = stack.pop()
         try:
@@ -118,6 +124,8 @@ def _visit(stack: list, copied: Copied, skip, max_files: int, max_bytes: int, on
                     stack.append((name, inner))
                 elif not stat.S_ISREG(info.st_mode):
                     copied.skipped.append((name, "link" if stat.S_ISLNK(info.st_mode) else "special file"))
+                elif max_file is not None and info.st_size > max_file:
+                    copied.skipped.append((name, TOO_LARGE))
                 elif copied.files >= max_files or copied.bytes + info.st_size > max_bytes:
                     copied.skipped.append((name, "over the size budget"))
                 else:
@@ -135,11 +143,12 @@ def _visit(stack: list, copied: Copied, skip, max_files: int, max_bytes: int, on
 
 
 def copy_regular(source: Path, target: Path, skip=lambda name: False, max_files: int = MAX_FILES,
-                 max_bytes: int = MAX_BYTES) -> Copied:
+                 max_bytes: int = MAX_BYTES, max_file: int | None = None) -> Copied:
     """Copy the regular files and folders beneath ``source`` into ``target`` (which must
-    exist), within the budget; links and special files are listed as skipped."""
+    exist), within the budget; links, special files and files over ``max_file`` bytes are
+    listed as skipped."""
     copied = Copied()
-    _walk(source, copied, skip, max_files, max_bytes,
+    _walk(source, copied, skip, max_files, max_bytes, max_file=max_file,
           on_folder=lambda name: os.mkdir(os.path.join(target, name), 0o700),
           on_file=lambda name, folder, entry, info: _copy_file(entry, folder, os.path.join(target, name),
                                                                info.st_size))

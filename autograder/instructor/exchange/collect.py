@@ -67,11 +67,8 @@ class CheckedCollect(ExchangeCollect):
         name = os.path.basename(path)
         try:
             username, timestamp = self._check(path, name)
-        except _NotTheirs as why:
-            self._passed_over.append((name, str(why), why.owner))
-            return {"username": "\0" + name, "filename": name, "timestamp": PASSED_OVER, "passed_over": True}
-        except ValueError as why:
-            self._passed_over.append((name, str(why), None))
+        except ValueError as why:  # _NotTheirs too: it names the folder's owner
+            self._passed_over.append((name, str(why), getattr(why, "owner", None)))
             return {"username": "\0" + name, "filename": name, "timestamp": PASSED_OVER, "passed_over": True}
         return {"username": username, "filename": name, "timestamp": timestamp}
 
@@ -109,26 +106,18 @@ class CheckedCollect(ExchangeCollect):
         record = next(r for r in self.src_records if r["filename"] == os.path.basename(src))
         os.makedirs(dest)
         ignore, include = self.coursedir.ignore, self.coursedir.include
-        max_file = 1000 * self.coursedir.max_file_size
 
         def skip(relative: str) -> bool:
             base = os.path.basename(relative)
             if relative == "timestamp.txt" or any(fnmatch.fnmatch(base, g) for g in ignore):
                 return True
-            if include and not any(fnmatch.fnmatch(base, g) for g in include):
-                return True
-            try:
-                info = os.lstat(os.path.join(src, relative))
-            except OSError:
-                return True
-            if stat.S_ISREG(info.st_mode) and info.st_size > max_file:
-                self.log.warning("%s: %s not copied (larger than CourseDirectory.max_file_size)",
-                                 os.path.basename(src), relative)
-                return True
-            return False
+            return bool(include) and not any(fnmatch.fnmatch(base, g) for g in include)
 
-        copied = files.copy_regular(src, dest, skip=skip, max_bytes=1000 * self.coursedir.max_dir_size)
+        copied = files.copy_regular(src, dest, skip=skip, max_bytes=1000 * self.coursedir.max_dir_size,
+                                    max_file=1000 * self.coursedir.max_file_size)
         for relative, why in copied.skipped:
+            if why == files.TOO_LARGE:
+                why = "larger than CourseDirectory.max_file_size"
             self.log.warning("%s: %s not copied (%s)", os.path.basename(src), relative, why)
         with open(os.path.join(dest, "timestamp.txt"), "w") as out:
             out.write(record["timestamp"].strftime("%Y-%m-%d %H:%M:%S.%f") + " UTC")
