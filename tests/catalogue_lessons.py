@@ -564,6 +564,10 @@ LESSON3 = [
             model.zero_grad()
             return dead
     """, "changed_model", ["zero_grad()"]),
+    sol("dead_parameters", "gradient_sums_to_zero", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters() if p.grad is None or p.grad.sum() == 0]
+    """, "extra_params", ["head.bias"], cases="hidden"),
     sol("dead_parameters", "reads_a_copy", """
         def dead_parameters(model):
             grads = {n: None if p.grad is None else p.grad.clone() for n, p in model.named_parameters()}

@@ -4,7 +4,9 @@ pass) or all zeros (a dead ReLU layer blocks everything before it, and the layer
 after it gets zeros for its weights).
 
 The scenario is a net with one hidden ReLU layer made dead (a large negative bias), or
-none, and a parameter the forward pass never uses. The judge runs the same forward and
+none, and a parameter the forward pass never uses. In one hidden scenario the targets make
+the head's gradients sum to zero while their entries are not zero: "no gradient" means every
+entry is 0, not a sum of 0. The judge runs the same forward and
 backward pass itself and compares the sets of names.
 """
 from __future__ import annotations
@@ -13,11 +15,12 @@ import torch
 
 from ...wire.codec import decode
 from ...wire.exercises.dead_parameters import after_backward, make_net
+from ...wire.tensors import load_
 from ...wire.verdict import PASS, Verdict
 from ..seeds import generator
 
 CASES = {"visible": [dict(seed=0, dead=1)],
-         "hidden": [dict(seed=1, dead=None), dict(seed=2, dead="any")]}
+         "hidden": [dict(seed=1, dead=None), dict(seed=2, dead="any"), dict(seed=3, dead=None, balanced=True)]}
 
 
 def scenario(spec: dict, seed: int) -> dict:
@@ -29,8 +32,13 @@ def scenario(spec: dict, seed: int) -> dict:
         dead = int(torch.randint(0, 3, (1,), generator=gen))
     if dead is not None:  # every unit of this hidden layer is always off
         params[f"body.{2 * dead}.bias"] = [-50.0] * 16
-    return {"spec": dict(spec), "params": params, "x": torch.randn(32, 4, generator=gen).tolist(),
-            "y": torch.randn(32, 2, generator=gen).tolist()}
+    x, y = torch.randn(32, 4, generator=gen), torch.randn(32, 2, generator=gen)
+    if spec.get("balanced"):  # targets off by +1 and −1: the head's gradients sum to 0 without being 0
+        net = make_net()
+        load_(list(net.parameters()), [torch.tensor(params[n]) for n, _ in net.named_parameters()])
+        with torch.no_grad():
+            y = net(x) + torch.tensor([1.0, -1.0])
+    return {"spec": dict(spec), "params": params, "x": x.tolist(), "y": y.tolist()}
 
 
 def truth(data: dict) -> set:
