@@ -343,6 +343,20 @@ LESSON2 = [
     """, "wrong_weighted", ["x.grad"]),
     # (d) the backward step of Value
     value("micrograd"),
+    value("seen_by_value_not_by_node", """
+        order, seen = [], set()
+
+        def visit(node):
+            if node.data not in seen:
+                seen.add(node.data)
+                for child in node._children:
+                    visit(child)
+                order.append(node)
+        visit(self)
+        self.grad = 1.0
+        for node in reversed(order):
+            node._backward()
+    """, mistake="not_visited", words=["e = b * c"], cases="hidden"),
     value("kahn_counts_users", """
         users, stack, seen = {}, [self], {self}
         while stack:
@@ -552,6 +566,51 @@ LESSON2 = [
 
 # Lesson 3, exercise (e): reading .grad to find the parameters that received no gradient
 LESSON3 = [
+    # found by a probe of the grader: one step moves w and b together; clearing has its moment
+    sol("fit_line", "one_parameter_at_a_time", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                for p in (w, b):
+                    w.grad = None
+                    b.grad = None
+                    loss = ((w * xs + b - ys) ** 2).mean()
+                    loss.backward()
+                    with torch.no_grad():
+                        p -= lr * p.grad
+    """, "wrong_values", ["gradient descent from the same start"]),
+    sol("fit_line", "clears_between_backward_and_update", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                loss = ((w * xs + b - ys) ** 2).mean()
+                loss.backward()
+                w.grad = None
+                b.grad = None
+                with torch.no_grad():
+                    w -= lr * w.grad
+                    b -= lr * b.grad
+    """, "cleared_before_step", ["between backward() and the update"]),
+    sol("fit_line", "zeroes_between_backward_and_update", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                loss = ((w * xs + b - ys) ** 2).mean()
+                loss.backward()
+                w.grad.zero_()
+                b.grad.zero_()
+                with torch.no_grad():
+                    w -= lr * w.grad
+                    b -= lr * b.grad
+    """, "cleared_before_step", ["never between backward() and the update"]),
+    sol("fit_line", "rebinds_b_only", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                w.grad = None
+                b.grad = None
+                loss = ((w * xs + b - ys) ** 2).mean()
+                loss.backward()
+                with torch.no_grad():
+                    w -= lr * w.grad
+                b = b - lr * b.grad
+    """, "not_leaf", ["`b` is no longer the leaf"]),
     # found by a probe of the grader: reading .grad must leave it as it was
     sol("dead_parameters", "backward_again", """
         def dead_parameters(model):

@@ -8,21 +8,40 @@ import torch
 from ..wire.codec import encode
 from ..wire.exercises import dead_parameters, fit_line
 from ..wire.verdict import Verdict
-from . import running
+from . import locations, running
+
+
+def _rebound(exc: BaseException, given: dict) -> str | None:
+    """The name (``w`` or ``b``) the student's function had rebound to a tensor that is not
+    the one it was given, in the frame where ``exc`` was raised, if any."""
+    tb, frame = exc.__traceback__, None
+    while tb is not None:
+        if locations.is_student_file(tb.tb_frame.f_code.co_filename):
+            frame = tb.tb_frame
+        tb = tb.tb_next
+    if frame is None:
+        return None
+    return next((n for n, t in given.items() if n in frame.f_locals and frame.f_locals[n] is not t), None)
 
 
 def observe_fit_line(student, data: dict, name: str) -> dict:
     w, b, xs, ys = fit_line.tensors(data)
     spec = data["spec"]
+    versions = (w._version, b._version)
     _, exc = running.attempt(student, w, b, xs, ys, spec["lr"], spec["steps"])
     if isinstance(exc, TypeError) and "NoneType" in str(exc):
-        # `w = w - lr * w.grad` outside no_grad: the new w is not a leaf, so on the next
-        # step its .grad is None and the arithmetic fails
-        return {"error": Verdict.fail("not_leaf", "manual.not_leaf", name="w").to_data()}
+        rebound = _rebound(exc, {"w": w, "b": b})
+        if rebound:
+            # `w = w - lr * w.grad` outside no_grad: the new w is not a leaf, so on the next
+            # step its .grad is None and the arithmetic fails
+            return {"error": Verdict.fail("not_leaf", "manual.not_leaf", name=rebound).to_data()}
+        if w.grad is None or b.grad is None:  # cleared between backward() and the update
+            return {"error": Verdict.fail("cleared_before_step", "manual.cleared_before_update").to_data()}
     if exc is not None:
         return {"error": running.error_verdict(exc, name).to_data()}
     return {"w": encode(w.item()), "b": encode(b.item()),
-            "w_requires_grad": bool(w.requires_grad), "b_requires_grad": bool(b.requires_grad)}
+            "w_requires_grad": bool(w.requires_grad), "b_requires_grad": bool(b.requires_grad),
+            "updated_in_place": (w._version, b._version) != versions}
 
 
 def _state(net) -> dict:

@@ -24,7 +24,8 @@ from ..seeds import generator
 CASES = {
     "visible": [dict(seed=0, graph="product"), dict(seed=1, graph="double"), dict(seed=2, graph="square"),
                 dict(seed=3, graph="shared")],
-    "hidden": [dict(seed=4, graph="sum_squared"), dict(seed=5, graph="cube"), dict(seed=6, graph="diamond")],
+    "hidden": [dict(seed=4, graph="sum_squared"), dict(seed=5, graph="cube"), dict(seed=6, graph="diamond"),
+               dict(seed=7, graph="twins")],
 }
 # leaf values: one decimal, never 0 or ±1 (where a wrong rule could give the right number)
 MAGNITUDES = [k / 10 for k in range(5, 26) if k != 10]
@@ -58,6 +59,8 @@ def scenario(spec: dict, seed: int) -> dict:
         magnitude = MAGNITUDES[int(_uniform(gen) * len(MAGNITUDES))]
         if all(abs(v) != magnitude for v in values):
             values.append(magnitude if _uniform(gen) < 0.5 else -magnitude)
+    if spec["graph"] == "twins":  # two different nodes with one value: a node is not its number
+        values[2] = values[0]
     return {"spec": dict(spec), "nodes": nodes(spec["graph"], values)}
 
 

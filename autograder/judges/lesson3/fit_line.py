@@ -3,7 +3,9 @@ tensors, clearing ``.grad`` by hand, updating ``w`` and ``b`` in place.
 
 The tensors arrive holding stale gradients, as in the training-loop exercise. The
 judge simulates the correct loop and the two usual wrong ones (never clearing;
-clearing only after the update) and compares the final ``w`` and ``b``.
+clearing only after the update) and compares the final ``w`` and ``b``. The points are
+not centred on 0, so each step's gradient of ``w`` depends on ``b`` and the other way
+round: updating one, then computing a new gradient for the other, is not one step.
 """
 from __future__ import annotations
 
@@ -23,7 +25,7 @@ CASES = {
 def scenario(spec: dict, seed: int) -> dict:
     gen = generator(seed)
     start = [round(float(v), 3) for v in torch.rand(4, generator=gen, dtype=torch.float64) * 6 - 3]
-    xs = torch.linspace(-1, 1, 8)
+    xs = torch.linspace(0, 2, 8)  # not centred: the gradients of w and b depend on each other
     ys = 2.0 * xs - 0.5 + 0.05 * torch.randn(8, generator=gen)
     return {"spec": dict(spec), "w": start[0] / 2, "b": start[1] / 3, "stale_w": start[2], "stale_b": start[3],
             "xs": xs.tolist(), "ys": ys.tolist()}
@@ -62,6 +64,8 @@ def verify(data: dict, observation: dict) -> Verdict:
         return Verdict.fail("malformed", "judge.malformed")
     steps = data["spec"]["steps"]
     if _close(got[0], data["w"]) and _close(got[1], data["b"]):
+        if observation.get("updated_in_place"):  # updated in place, by a gradient cleared just before
+            return Verdict.fail("cleared_before_step", "manual.cleared_before_update")
         return Verdict.fail("replaced", "manual.replaced", name="w")
     right = simulate(data, "before")
     if all(_close(g, r) for g, r in zip(got, right)):

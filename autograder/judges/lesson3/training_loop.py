@@ -15,7 +15,8 @@ Starting each step from the student's own parameters keeps rounding differences
 from adding up, and the optimizer's memory (momentum, Adam's averages) is rebuilt
 from correct gradients, so any loop that gives every step exactly its own batches'
 gradient passes (any clearing method, the closure form ``optimizer.step(closure)``,
-a generator of batches) and no other does.
+a generator of batches) and no other does. The parameters when the function returns must
+be those the last step left: the caller gets the model the loop trained.
 """
 from __future__ import annotations
 
@@ -144,6 +145,11 @@ def verify(data: dict, observation: dict, check_losses: bool) -> Verdict:
     if wrong is not None:
         return _prefer(diagnosis, "trajectory", "judge.trajectory", step=wrong + 1, diff=diff,
                        count=len(group(data["spec"], wrong)))
+    final = _steps_of(data, {"steps": [observation.get("final")]})
+    if final is None:
+        return Verdict.fail("malformed", "judge.malformed")
+    if not all(close(a, b) for a, b in zip(final[0], steps[-1])):  # a saved state restored, or more
+        return _prefer(diagnosis, "changed_after_loop", "judge.changed_after_loop")
     if check_losses:
         verdict = _losses_verdict(decode(observation.get("losses")), losses, diagnosis)
         if not verdict.ok:

@@ -13,6 +13,6 @@ def observe(student, data: dict, name: str) -> dict:
     optimizer, the returned value, and the diagnosis (for the message)."""
     case = LoopCase(data)
     verdict, trace = diagnose.run(student, case, name)
-    return {"steps": [as_data(step.after) for step in trace.steps],
+    return {"steps": [as_data(step.after) for step in trace.steps], "final": as_data(trace.final),
             "losses": encode(trace.result) if trace.error is None else None,
             "diagnosis": verdict.to_data()}

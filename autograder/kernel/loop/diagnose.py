@@ -164,7 +164,8 @@ def _step_count_verdict(trace: Trace, case: LoopCase) -> Verdict | None:
                                 where=locations.describe(trace.foreign_steps[0]))
         unit = "loop.unit_group" if case.accum_steps > 1 else "loop.unit_batch"
         return Verdict.fail("never_stepped", "loop.never_stepped", unit=nested(unit))
-    if case.accum_steps > 1 and got == case.n_batches:
+    twice = any(a.backwards_before == b.backwards_before for a, b in zip(trace.steps, trace.steps[1:]))
+    if case.accum_steps > 1 and got == case.n_batches and not twice:
         return Verdict.fail("stepped_every_micro_batch", "loop.step_count_every_micro", got=got,
                             batches=case.n_batches, accum=case.accum_steps, expected=case.n_steps)
     rule = (nested("loop.rule_group", accum=case.accum_steps) if case.accum_steps > 1
@@ -236,6 +237,15 @@ def _step_verdict(trace: Trace, case: LoopCase, labels: list) -> Verdict | None:
     return Verdict.fail("wrong_gradient", "loop.wrong_gradient", **fields)
 
 
+def _after_loop_verdict(trace: Trace) -> Verdict | None:
+    """The caller must get the model as the last step left it (not a saved best, not one more
+    update of the function's own)."""
+    last = trace.steps[-1]
+    if len(last.after) == len(trace.final) and all(torch.equal(a, b) for a, b in zip(last.after, trace.final)):
+        return None
+    return Verdict.fail("changed_after_loop", "loop.changed_after_loop", where=locations.describe(last.location))
+
+
 def _losses_verdict(result, trace: Trace, case: LoopCase, reference: Reference) -> Verdict | None:
     if not isinstance(result, list):
         return Verdict.fail("losses_not_list", "loop.losses_not_list", got=type(result).__name__)
@@ -284,6 +294,9 @@ def diagnose(trace: Trace, case: LoopCase, batches: list, name: str) -> Verdict:
     labels = [label_step(trace, step, case, reference.grad(step.params, case.group(step.index)))
               for step in trace.steps]
     verdict = _step_verdict(trace, case, labels)
+    if verdict:
+        return verdict
+    verdict = _after_loop_verdict(trace)
     if verdict:
         return verdict
     if case.accum_steps == 1:

@@ -132,6 +132,7 @@ class Trace:
     steps: list = field(default_factory=list)
     foreign_steps: list = field(default_factory=list)
     result: object = None
+    final: list = field(default_factory=list)  # the parameters when the function returned
     error: BaseException | None = None
     error_location: Location | None = None
 
@@ -279,4 +280,5 @@ class LoopTracer:
             self.remove()
         # a step whose closure raised never ended
         self.trace.steps = [step for step in self.trace.steps if step is not None]
+        self.trace.final = [p.detach().clone() for p in self.params]
         return self.trace

@@ -26,6 +26,7 @@ GRAPHS = {
     "sum_squared": ("c = a + b", "d = c * c"),
     "cube": ("b = a * a", "c = b * a"),
     "diamond": ("c = a + b", "d = c * a", "e = c * d", "f = e + c"),
+    "twins": ("d = a * c", "e = b * c", "f = d + e"),  # a and b get one value: d and e are equal
 }
 OPS = ("+", "*")
 
