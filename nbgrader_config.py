@@ -51,7 +51,9 @@ c.GenerateFeedback.post_convert_hook = "autograder.instructor.passes.hooks.feedb
 # reads, checked (ClearStudentMetadata). A student who deletes a test cell does not delete its
 # points: the cell comes back. SafeDeduplicateIds is nbgrader's DeduplicateIds with a fix: a
 # student who duplicated a graded cell made nbgrader fail the whole notebook. Locked cells,
-# markdown included, come back as the instructor wrote them, in the notebook's language.
+# markdown included, come back as the instructor wrote them, in the notebook's language. No cell
+# keeps more than 20 000 characters of source, no notebook 200 000 (LimitSourceSize): rendering
+# a huge cell took gigabytes of the grading process's memory.
 c.OverwriteCells.add_missing_cells = True
 c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.ClearOutput",
@@ -59,6 +61,7 @@ c.Autograde.sanitize_preprocessors = [
     f"{P}.safe_deduplicate_ids.SafeDeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
     f"{P}.overwrite_cells.OverwriteCellsInLanguage",
+    f"{P}.limit_source_size.LimitSourceSize",
     f"{P}.fast_check_cell_metadata.FastCheckCellMetadata",
 ]
 # Kernels in the sandbox, points from the judge: a judged test cell's points are the judge's
@@ -90,3 +93,7 @@ c.ExportApp.plugin_class = "autograder.instructor.passes.export.CellCsvExportPlu
 # student who owns it, at the time its files were really written, copying only its regular files:
 # every user can write into the exchange's inbound folder (autograder/instructor/exchange/collect.py).
 c.ExchangeFactory.collect = "autograder.instructor.exchange.collect.CheckedCollect"
+# `nbgrader release_feedback` (and formgrader's button) release each student's page on its own: a
+# submission whose records were deleted or tampered with costs that student their page, not the
+# class the rest of the release (autograder/instructor/exchange/release_feedback.py).
+c.ExchangeFactory.release_feedback = "autograder.instructor.exchange.release_feedback.CheckedReleaseFeedback"

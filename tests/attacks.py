@@ -776,6 +776,16 @@ def _submitted_links(folder, paths) -> None:
     (folder / "zz-home").symlink_to(paths["home"])
 
 
+def _submitted_pages_and_odd_names(folder, paths) -> None:
+    """Pages beside the notebook (release_feedback releases every page of a feedback folder),
+    one under a right-to-left-override name, and a file whose name is not UTF-8."""
+    import os
+    (folder / "zz-evil.html").write_text("<script>fetch('//zz-attacker.invalid/x')</script>")
+    (folder / "zz\u202elmth.html").write_text("<img src=x onerror=alert(1)>")
+    with open(os.path.join(os.fsencode(folder), b"zz-notes-\xff.txt"), "wb") as f:
+        f.write(b"zz")
+
+
 def _submitted_fifo(folder, paths) -> None:
     import os
     os.mkfifo(folder / "zz-data.fifo")
@@ -1439,6 +1449,10 @@ while True:
            FIT, "the fit_line cell ignores every catchable signal (SIGALRM and SIGINT included) and "
            "loops: the cell times out, the kernel is killed, fit_line (never defined) scores 0, and "
            "grading goes on"),
+    Attack("pages_and_odd_names_in_submission", "class", {}, NOTHING,
+           "an .html page submitted beside the notebook is not feedback (not kept, not released), "
+           "and a file whose name is not UTF-8 is graded past: before, it stopped the whole class "
+           "run before anyone was graded", files=_submitted_pages_and_odd_names),
     Attack("fifo_in_submission", "disruptive", {}, NOTHING,
            "FIFOs in the submitted folder (one named like a notebook) are skipped: the notebook is "
            "graded as usual", files=_submitted_fifo),
@@ -1509,7 +1523,15 @@ for _zz_attr in list(globals()):
 '''
 BEACON = "//zz-attacker.invalid/"  # where a live script or markup would send its request
 
+NAN = "_zz_nan = float('nan')\n"
+NAN_PREDICTIONS = (NAN + "grad_before = v_grad_before = None\n"
+                   "grad_after_one = grad_after_two = grad_after_clear = _zz_nan\n"
+                   "v_grad_after_one = v_grad_after_two = v_grad_after_clear = _zz_nan\n")
+
 PARTIAL_CREDIT = [
+    Attack("nan_predictions", "class", {"accumulation_predictions": NAN_PREDICTIONS}, PREDICT,
+           "every numeric prediction is NaN, which compares false with everything (so 'differs by more "
+           "than 1e-6' was false for every key): the judge asks for finite numbers, 0 points"),
     Attack("partial_credit_true", "class", {"train_loop": WRONG_LOOP + "_zz_SHOWN = True\n" + REBIND},
            AFTER_LOOP, "every check_* name in the notebook and the grader's modules returns True, so each "
            "later test cell shows `True` as its result (nbgrader reads a result it cannot read as a "
@@ -1576,6 +1598,17 @@ def _edit_markdown(nb):
     return nb
 
 
+def _huge_sources(nb):
+    """Cells whose source costs far more to render than to submit: 4 MB of one-character tokens
+    in a code cell of its own (pygments makes a <span> of each, nbconvert parses them all again:
+    96 MB of page and a 7 GB grading process), and 1 MB of markdown headings."""
+    import nbformat
+
+    nb.cells.append(nbformat.v4.new_code_cell("zz = (" + "a," * 2_000_000 + ")\n"))
+    nb.cells.append(nbformat.v4.new_markdown_cell("#\n" * 500_000))
+    return nb
+
+
 LIVE_MARKUP = [
     Attack("displays_script", "class", {"fit_line": HONEST + SCRIPT_OUTPUTS},
            NOTHING, "HTML with script and event handlers, JavaScript, SVG, LaTeX and Markdown with "
@@ -1586,6 +1619,10 @@ LIVE_MARKUP = [
            "locked markdown cell it rewrote, in markdown and raw cells of its own, and in forged widget "
            "state: the locked cell comes back as the instructor wrote it, the student's own cells show "
            "as text, the widget state is dropped", edit=_edit_markdown),
+    Attack("huge_sources", "class", {}, NOTHING,
+           "a 4 MB cell of tokens and 1 MB of markdown of its own: each cell keeps 20 000 characters of "
+           "source (a comment says how much was cut), so the pages stay small and grading the notebook "
+           "takes what an honest one takes", edit=_huge_sources),
 ]
 
 

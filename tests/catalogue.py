@@ -41,49 +41,6 @@ def accum(name, source, mistake=None, words=(), cases="visible"):
 
 
 TRAIN_LOOP = [
-    # ---- found by a probe of the grader: the model the caller gets back is the one trained ----
-    loop("keeps_the_best_state", """
-        import copy
-        def train(model, optimizer, loss_fn, batches):
-            losses, best, best_state = [], float("inf"), None
-            for x, y in batches:
-                optimizer.zero_grad()
-                loss = loss_fn(model(x), y)
-                if loss.item() < best:
-                    best, best_state = loss.item(), copy.deepcopy(model.state_dict())
-                loss.backward()
-                optimizer.step()
-                losses.append(loss.item())
-            model.load_state_dict(best_state)
-            return losses
-    """, "changed_after_loop", ["After the last optimizer.step()", "line 10"]),
-    loop("one_more_update_after_the_loop", """
-        def train(model, optimizer, loss_fn, batches):
-            losses = []
-            for x, y in batches:
-                optimizer.zero_grad()
-                loss = loss_fn(model(x), y)
-                loss.backward()
-                optimizer.step()
-                losses.append(loss.item())
-            with torch.no_grad():
-                for p in model.parameters():
-                    p -= 0.1 * p.grad
-            return losses
-    """, "changed_after_loop", ["a model that is not the one your loop trained"]),
-    loop("clears_after_the_loop_too", """
-        def train(model, optimizer, loss_fn, batches):
-            losses = []
-            for x, y in batches:
-                optimizer.zero_grad()
-                loss = loss_fn(model(x), y)
-                loss.backward()
-                optimizer.step()
-                losses.append(loss.item())
-            optimizer.zero_grad()
-            model.eval()
-            return losses
-    """),
     # ---- correct variants ----
     loop("canonical", """
         def train(model, optimizer, loss_fn, batches):
@@ -533,34 +490,53 @@ TRAIN_LOOP = [
                 losses.append(loss.item())
             return losses
     """, "crashed", ["NameError", "line 5", "modle"]),
+    # ---- found by a probe of the grader: the model the caller gets back is the one trained ----
+    loop("keeps_the_best_state", """
+        import copy
+        def train(model, optimizer, loss_fn, batches):
+            losses, best, best_state = [], float("inf"), None
+            for x, y in batches:
+                optimizer.zero_grad()
+                loss = loss_fn(model(x), y)
+                if loss.item() < best:
+                    best, best_state = loss.item(), copy.deepcopy(model.state_dict())
+                loss.backward()
+                optimizer.step()
+                losses.append(loss.item())
+            model.load_state_dict(best_state)
+            return losses
+    """, "changed_after_loop", ["After the last optimizer.step()", "line 10"]),
+    loop("one_more_update_after_the_loop", """
+        def train(model, optimizer, loss_fn, batches):
+            losses = []
+            for x, y in batches:
+                optimizer.zero_grad()
+                loss = loss_fn(model(x), y)
+                loss.backward()
+                optimizer.step()
+                losses.append(loss.item())
+            with torch.no_grad():
+                for p in model.parameters():
+                    p -= 0.1 * p.grad
+            return losses
+    """, "changed_after_loop", ["a model that is not the one your loop trained"]),
+    loop("clears_after_the_loop_too", """
+        def train(model, optimizer, loss_fn, batches):
+            losses = []
+            for x, y in batches:
+                optimizer.zero_grad()
+                loss = loss_fn(model(x), y)
+                loss.backward()
+                optimizer.step()
+                losses.append(loss.item())
+            optimizer.zero_grad()
+            model.eval()
+            return losses
+    """),
 ]
 
 
 TRAIN_ACCUMULATE = [
-    # ---- found by a probe of the grader ----
-    accum("steps_twice_per_group", """
-        def train_accumulate(model, optimizer, loss_fn, batches, accum_steps):
-            optimizer.zero_grad()
-            for i, (x, y) in enumerate(batches):
-                (loss_fn(model(x), y) / accum_steps).backward()
-                if (i + 1) % accum_steps == 0:
-                    optimizer.step()
-                    optimizer.step()
-                    optimizer.zero_grad()
-    """, "step_count", ["4 times"]),
-    accum("restores_the_start_after_the_loop", """
-        import copy
-        def train_accumulate(model, optimizer, loss_fn, batches, accum_steps):
-            start = copy.deepcopy(model.state_dict())
-            optimizer.zero_grad()
-            for i, (x, y) in enumerate(batches):
-                (loss_fn(model(x), y) / accum_steps).backward()
-                if (i + 1) % accum_steps == 0:
-                    optimizer.step()
-                    optimizer.zero_grad()
-            model.load_state_dict(start)
-    """, "changed_after_loop", ["line 8"]),
-    # ---- correct variants ----
     accum("canonical", """
         def train_accumulate(model, optimizer, loss_fn, batches, accum_steps):
             optimizer.zero_grad()
@@ -739,4 +715,28 @@ TRAIN_ACCUMULATE = [
             for x, y in batches:
                 (loss_fn(model(x), y) / accum_steps).backward()
     """, "never_stepped", ["never called", "group of micro-batches"]),
+    # ---- found by a probe of the grader ----
+    accum("steps_twice_per_group", """
+        def train_accumulate(model, optimizer, loss_fn, batches, accum_steps):
+            optimizer.zero_grad()
+            for i, (x, y) in enumerate(batches):
+                (loss_fn(model(x), y) / accum_steps).backward()
+                if (i + 1) % accum_steps == 0:
+                    optimizer.step()
+                    optimizer.step()
+                    optimizer.zero_grad()
+    """, "step_count", ["4 times"]),
+    accum("restores_the_start_after_the_loop", """
+        import copy
+        def train_accumulate(model, optimizer, loss_fn, batches, accum_steps):
+            start = copy.deepcopy(model.state_dict())
+            optimizer.zero_grad()
+            for i, (x, y) in enumerate(batches):
+                (loss_fn(model(x), y) / accum_steps).backward()
+                if (i + 1) % accum_steps == 0:
+                    optimizer.step()
+                    optimizer.zero_grad()
+            model.load_state_dict(start)
+    """, "changed_after_loop", ["line 8"]),
+    # ---- correct variants ----
 ]

@@ -15,17 +15,6 @@ def sol(function, name, source, mistake=None, words=(), cases="visible"):
 
 
 LESSON1 = [
-    # found by a probe of the grader: a gradient of zeros is still a gradient
-    sol("freeze_body", "zeroing_hooks_on_body", """
-        def freeze_body(model):
-            for p in model.body.parameters():
-                p.register_hook(lambda g: torch.zeros_like(g))
-    """, "body_trains", ["model.body.0.weight", "requires_grad=False"]),
-    sol("freeze_body", "multiplying_body_gradients_by_zero", """
-        def freeze_body(model):
-            for p in model.body.parameters():
-                p.register_hook(lambda g: g * 0)
-    """, "body_trains", ["still receives a gradient"]),
     sol("freeze_body", "requires_grad_on_body", """
         def freeze_body(model):
             model.body.requires_grad_(False)
@@ -87,6 +76,17 @@ LESSON1 = [
             out = model.body(torch.zeros(1, 4))
             out.requires_grad = False
     """, "flag_on_non_leaf", ["leaf tensor", "line 3"]),
+    # found by a probe of the grader: a gradient of zeros is still a gradient
+    sol("freeze_body", "zeroing_hooks_on_body", """
+        def freeze_body(model):
+            for p in model.body.parameters():
+                p.register_hook(lambda g: torch.zeros_like(g))
+    """, "body_trains", ["model.body.0.weight", "requires_grad=False"]),
+    sol("freeze_body", "multiplying_body_gradients_by_zero", """
+        def freeze_body(model):
+            for p in model.body.parameters():
+                p.register_hook(lambda g: g * 0)
+    """, "body_trains", ["still receives a gradient"]),
 ]
 
 
@@ -161,60 +161,6 @@ def value(name, backward=_topological, add=_add, mul=_mul, mistake=None, words=(
 
 
 LESSON2 = [
-    # found by a probe of the grader: calling f on a tensor that requires grad is not enough
-    sol("derivative", "finite_difference_on_a_grad_tensor", """
-        def derivative(f, x):
-            t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
-            h = 1e-6
-            return ((f(t + h) - f(t - h)) / (2 * h)).item()
-    """, "not_from_autograd", ["no gradient ever flowed back", "backward()"]),
-    sol("derivative", "one_sided_difference_on_a_grad_tensor", """
-        def derivative(f, x):
-            t = torch.tensor(x, requires_grad=True)
-            return ((f(t + 1e-3) - f(t)) / 1e-3).item()
-    """, "not_from_autograd", ["did not come from autograd"]),
-    sol("derivative", "torch_func_grad", """
-        def derivative(f, x):
-            return torch.func.grad(f)(torch.tensor(x)).item()
-    """),
-    sol("derivative", "grad_under_no_grad", """
-        def derivative(f, x):
-            t = torch.tensor(x, requires_grad=True)
-            with torch.no_grad():
-                y = f(t)
-            return float(y)
-    """, "not_from_autograd", ["no gradient ever flowed back"]),
-    sol("numerical_grad", "ignores_eps", """
-        def numerical_grad(f, x, eps=1e-6):
-            h = 1e-5
-            g = torch.zeros_like(x)
-            for i in range(x.numel()):
-                e = torch.zeros_like(x)
-                e[i] = h
-                g[i] = (f(x + e) - f(x - e)) / (2 * h)
-            return g
-    """, "ignored_eps", ["eps = 0.01", "±eps"]),
-    sol("numerical_grad", "own_step_of_a_thousandth", """
-        def numerical_grad(f, x, eps=1e-6):
-            h = 1e-3
-            return torch.stack([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in torch.eye(len(x), dtype=x.dtype)])
-    """, "ignored_eps", ["eps = 0.01"]),
-    sol("numerical_grad", "step_of_a_millionth_written_in", """
-        def numerical_grad(f, x, eps=1e-6):
-            return torch.stack([(f(x + 1e-6 * e) - f(x - 1e-6 * e)) / 2e-6 for e in torch.eye(len(x), dtype=x.dtype)])
-    """, "ignored_eps", ["eps = 0.01"]),
-    sol("numerical_grad", "shift_and_shift_back", """
-        def numerical_grad(f, x, eps=1e-6):
-            g = torch.zeros_like(x)
-            for i in range(len(x)):
-                x[i] += eps
-                up = f(x).item()
-                x[i] -= 2 * eps
-                down = f(x).item()
-                x[i] += eps
-                g[i] = (up - down) / (2 * eps)
-            return g
-    """, "input_rounded", ["not exactly", "x[i] = old"]),
     # (a) derivative with autograd
     sol("derivative", "backward_and_grad", """
         def derivative(f, x):
@@ -561,11 +507,114 @@ LESSON2 = [
         def Value(data):
             return data
     """, "not_callable", ["is not a class"]),
+    # found by a probe of the grader: calling f on a tensor that requires grad is not enough
+    sol("derivative", "finite_difference_on_a_grad_tensor", """
+        def derivative(f, x):
+            t = torch.tensor(x, dtype=torch.float64, requires_grad=True)
+            h = 1e-6
+            return ((f(t + h) - f(t - h)) / (2 * h)).item()
+    """, "not_from_autograd", ["no gradient ever flowed back", "backward()"]),
+    sol("derivative", "one_sided_difference_on_a_grad_tensor", """
+        def derivative(f, x):
+            t = torch.tensor(x, requires_grad=True)
+            return ((f(t + 1e-3) - f(t)) / 1e-3).item()
+    """, "not_from_autograd", ["did not come from autograd"]),
+    sol("derivative", "torch_func_grad", """
+        def derivative(f, x):
+            return torch.func.grad(f)(torch.tensor(x)).item()
+    """),
+    sol("derivative", "grad_under_no_grad", """
+        def derivative(f, x):
+            t = torch.tensor(x, requires_grad=True)
+            with torch.no_grad():
+                y = f(t)
+            return float(y)
+    """, "not_from_autograd", ["no gradient ever flowed back"]),
+    sol("numerical_grad", "ignores_eps", """
+        def numerical_grad(f, x, eps=1e-6):
+            h = 1e-5
+            g = torch.zeros_like(x)
+            for i in range(x.numel()):
+                e = torch.zeros_like(x)
+                e[i] = h
+                g[i] = (f(x + e) - f(x - e)) / (2 * h)
+            return g
+    """, "ignored_eps", ["eps = 0.01", "±eps"]),
+    sol("numerical_grad", "own_step_of_a_thousandth", """
+        def numerical_grad(f, x, eps=1e-6):
+            h = 1e-3
+            return torch.stack([(f(x + h * e) - f(x - h * e)) / (2 * h) for e in torch.eye(len(x), dtype=x.dtype)])
+    """, "ignored_eps", ["eps = 0.01"]),
+    sol("numerical_grad", "step_of_a_millionth_written_in", """
+        def numerical_grad(f, x, eps=1e-6):
+            return torch.stack([(f(x + 1e-6 * e) - f(x - 1e-6 * e)) / 2e-6 for e in torch.eye(len(x), dtype=x.dtype)])
+    """, "ignored_eps", ["eps = 0.01"]),
+    sol("numerical_grad", "shift_and_shift_back", """
+        def numerical_grad(f, x, eps=1e-6):
+            g = torch.zeros_like(x)
+            for i in range(len(x)):
+                x[i] += eps
+                up = f(x).item()
+                x[i] -= 2 * eps
+                down = f(x).item()
+                x[i] += eps
+                g[i] = (up - down) / (2 * eps)
+            return g
+    """, "input_rounded", ["not exactly", "x[i] = old"]),
 ]
 
 
 # Lesson 3, exercise (e): reading .grad to find the parameters that received no gradient
 LESSON3 = [
+    sol("dead_parameters", "none_or_all_zero", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters()
+                    if p.grad is None or (p.grad == 0).all()]
+    """),
+    sol("dead_parameters", "norm_is_zero_loop", """
+        def dead_parameters(model):
+            dead = []
+            for name, p in model.named_parameters():
+                if p.grad is None or p.grad.norm().item() == 0:
+                    dead.append(name)
+            return dead
+    """),
+    sol("dead_parameters", "count_nonzero_as_set", """
+        def dead_parameters(model):
+            return {name for name, p in model.named_parameters()
+                    if p.grad is None or torch.count_nonzero(p.grad) == 0}
+    """),
+    sol("dead_parameters", "forgets_none", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters()
+                    if p.grad is not None and (p.grad == 0).all()]
+    """, "missed_none", ["aux.weight", "is None"]),
+    sol("dead_parameters", "crashes_on_none", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters() if p.grad.abs().sum() == 0]
+    """, "crashed", ["AttributeError", "line 2"]),
+    sol("dead_parameters", "any_zero_entry", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters()
+                    if p.grad is None or (p.grad == 0).any()]
+    """, "extra_params", ["did receive a gradient"]),
+    sol("dead_parameters", "zero_parameters_not_gradients", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters() if p.grad is None or (p == 0).all()]
+    """, "missed_zero", ["body.0.weight", "dead ReLU"]),
+    sol("dead_parameters", "only_weights", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters()
+                    if name.endswith("weight") and (p.grad is None or (p.grad == 0).all())]
+    """, "missed_zero", ["aux.bias"]),
+    sol("dead_parameters", "only_none", """
+        def dead_parameters(model):
+            return [name for name, p in model.named_parameters() if p.grad is None]
+    """, "missed_zero", ["dead ReLU"]),
+    sol("dead_parameters", "returns_tensors", """
+        def dead_parameters(model):
+            return [p for p in model.parameters() if p.grad is None or (p.grad == 0).all()]
+    """, "not_names", ["parameter names"]),
     # found by a probe of the grader: one step moves w and b together; clearing has its moment
     sol("fit_line", "one_parameter_at_a_time", """
         def fit_line(w, b, xs, ys, lr, steps):
@@ -632,95 +681,9 @@ LESSON3 = [
             grads = {n: None if p.grad is None else p.grad.clone() for n, p in model.named_parameters()}
             return [n for n, g in grads.items() if g is None or not g.any()]
     """),
-    sol("dead_parameters", "none_or_all_zero", """
-        def dead_parameters(model):
-            return [name for name, p in model.named_parameters()
-                    if p.grad is None or (p.grad == 0).all()]
-    """),
-    sol("dead_parameters", "norm_is_zero_loop", """
-        def dead_parameters(model):
-            dead = []
-            for name, p in model.named_parameters():
-                if p.grad is None or p.grad.norm().item() == 0:
-                    dead.append(name)
-            return dead
-    """),
-    sol("dead_parameters", "count_nonzero_as_set", """
-        def dead_parameters(model):
-            return {name for name, p in model.named_parameters()
-                    if p.grad is None or torch.count_nonzero(p.grad) == 0}
-    """),
-    sol("dead_parameters", "forgets_none", """
-        def dead_parameters(model):
-            return [name for name, p in model.named_parameters()
-                    if p.grad is not None and (p.grad == 0).all()]
-    """, "missed_none", ["aux.weight", "is None"]),
-    sol("dead_parameters", "crashes_on_none", """
-        def dead_parameters(model):
-            return [name for name, p in model.named_parameters() if p.grad.abs().sum() == 0]
-    """, "crashed", ["AttributeError", "line 2"]),
-    sol("dead_parameters", "any_zero_entry", """
-        def dead_parameters(model):
-            return [name for name, p in model.named_parameters()
-                    if p.grad is None or (p.grad == 0).any()]
-    """, "extra_params", ["did receive a gradient"]),
-    sol("dead_parameters", "zero_parameters_not_gradients", """
-        def dead_parameters(model):
-            return [name for name, p in model.named_parameters() if p.grad is None or (p == 0).all()]
-    """, "missed_zero", ["body.0.weight", "dead ReLU"]),
-    sol("dead_parameters", "only_weights", """
-        def dead_parameters(model):
-            return [name for name, p in model.named_parameters()
-                    if name.endswith("weight") and (p.grad is None or (p.grad == 0).all())]
-    """, "missed_zero", ["aux.bias"]),
-    sol("dead_parameters", "only_none", """
-        def dead_parameters(model):
-            return [name for name, p in model.named_parameters() if p.grad is None]
-    """, "missed_zero", ["dead ReLU"]),
-    sol("dead_parameters", "returns_tensors", """
-        def dead_parameters(model):
-            return [p for p in model.parameters() if p.grad is None or (p.grad == 0).all()]
-    """, "not_names", ["parameter names"]),
 ]
 
 LESSON4 = [
-    # found by a probe of the grader: what a function leaves behind is part of its answer
-    sol("predict", "switches_requires_grad_off_for_good", """
-        def predict(model, x):
-            model.requires_grad_(False)
-            return model(x)
-    """, "requires_grad_off", ["next training step", "torch.no_grad()"]),
-    sol("predict", "switches_requires_grad_off_and_back", """
-        def predict(model, x):
-            model.requires_grad_(False)
-            out = model(x)
-            model.requires_grad_(True)
-            return out
-    """),
-    sol("evaluate", "restores_by_assigning_training", """
-        def evaluate(model, batches):
-            was = model.training
-            model.eval()
-            correct = total = 0
-            with torch.no_grad():
-                for x, y in batches:
-                    correct += (model(x).argmax(1) == y).sum().item()
-                    total += y.numel()
-            model.training = was
-            return correct / total
-    """, "submodules_not_restored", ["model.2", "model.train(was_training)"]),
-    sol("evaluate", "assigns_training_instead_of_eval", """
-        def evaluate(model, batches):
-            was = model.training
-            model.training = False
-            correct = total = 0
-            with torch.no_grad():
-                for x, y in batches:
-                    correct += (model(x).argmax(1) == y).sum().item()
-                    total += y.numel()
-            model.train(was)
-            return correct / total
-    """, "no_eval", ["dropout"]),
     # (a) predict
     sol("predict", "no_grad_block", """
         def predict(model, x):
@@ -915,4 +878,41 @@ LESSON4 = [
             model.train(was_training)
             return hits.mean()
     """, "accuracy_tensor", ["Python float"]),
+    # found by a probe of the grader: what a function leaves behind is part of its answer
+    sol("predict", "switches_requires_grad_off_for_good", """
+        def predict(model, x):
+            model.requires_grad_(False)
+            return model(x)
+    """, "requires_grad_off", ["next training step", "torch.no_grad()"]),
+    sol("predict", "switches_requires_grad_off_and_back", """
+        def predict(model, x):
+            model.requires_grad_(False)
+            out = model(x)
+            model.requires_grad_(True)
+            return out
+    """),
+    sol("evaluate", "restores_by_assigning_training", """
+        def evaluate(model, batches):
+            was = model.training
+            model.eval()
+            correct = total = 0
+            with torch.no_grad():
+                for x, y in batches:
+                    correct += (model(x).argmax(1) == y).sum().item()
+                    total += y.numel()
+            model.training = was
+            return correct / total
+    """, "submodules_not_restored", ["model.2", "model.train(was_training)"]),
+    sol("evaluate", "assigns_training_instead_of_eval", """
+        def evaluate(model, batches):
+            was = model.training
+            model.training = False
+            correct = total = 0
+            with torch.no_grad():
+                for x, y in batches:
+                    correct += (model(x).argmax(1) == y).sum().item()
+                    total += y.numel()
+            model.train(was)
+            return correct / total
+    """, "no_eval", ["dropout"]),
 ]

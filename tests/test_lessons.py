@@ -131,6 +131,9 @@ WRONG_OTHER = (" which is not what PyTorch gives for the second piece of code (v
     # ...but not an unanswered one, nor one that is not a number
     ({"v_grad_after_one": ...}, False, "`v_grad_after_one` is still `...`: replace it with your prediction"),
     ({"v_grad_after_clear": "-9"}, False, "`v_grad_after_clear` should be a number (a Python float), got '-9'."),
+    # NaN compares false with everything: as a number it would match any expected value
+    ({"grad_after_one": float("nan")}, False, "`grad_after_one` should be a number (a Python float), got nan."),
+    ({"grad_after_two": float("inf")}, False, "should be a number"),
 ])
 def test_predictions(changes, ok, words):
     """The four w predictions are checked by the visible test (the point of the exercise is
@@ -152,6 +155,8 @@ def test_predictions(changes, ok, words):
     ({"v_grad_after_two": None}, "`v_grad_after_two` should be a number (a Python float), got None."),
     ({"v_grad_after_clear": ...}, "`v_grad_after_clear` is still `...`: replace it with your prediction (a number, "
                                   "or None)."),
+    ({"v_grad_after_one": float("nan"), "v_grad_after_two": float("nan"), "v_grad_after_clear": float("nan")},
+     "`v_grad_after_one` should be a number (a Python float), got nan."),
 ])
 def test_hidden_predictions_are_judged_against_the_key(changes, message):
     """The points depend on the v predictions, which only the hidden test, given the key, judges."""
@@ -159,7 +164,7 @@ def test_hidden_predictions_are_judged_against_the_key(changes, message):
     verdict = verify_value(answers, "hidden", key=V_KEY)
     assert verdict.ok is (message == ""), verdict.message
     assert verdict.message == message
-    if changes and message.startswith("`v_grad_after") and "still" not in message and "got None" not in message:
+    if changes and message.startswith("`v_grad_after") and "still" not in message and "a number" not in message:
         # without the key (a student calling the hidden check in their own kernel) the form passes: no clue
         assert verify_value(answers, "hidden").ok
 

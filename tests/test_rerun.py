@@ -101,9 +101,10 @@ def test_feedback_keeps_large_pages_and_drops_everything_else(tmp_path):
     (feedback / "submission_secret.txt").write_text("s" * 100_000)  # not nbgrader's: too large
     (feedback / "notes.py").write_text("student file")
     (feedback / "sub" / "x.html").write_text("nested")
+    (feedback / "evil.html").write_text("<script>1</script>")  # submitted beside the notebook
     removed = hooks.feedback_only(NAME, "alice", [str(autograded / f"{NAME}.ipynb")])
     assert sorted(p.name for p in feedback.iterdir()) == [f"{NAME}.html", "timestamp.txt"]
-    assert sorted(str(p) for p in removed) == ["notes.py", "sub/x.html", "submission_secret.txt"]
+    assert sorted(str(p) for p in removed) == ["evil.html", "notes.py", "sub/x.html", "submission_secret.txt"]
 
 
 # -- the rerun rule ---------------------------------------------------------------------

@@ -8,15 +8,16 @@ import torch
 from ..wire.codec import encode
 from ..wire.exercises import dead_parameters, fit_line
 from ..wire.verdict import Verdict
-from . import locations, running
+from . import running
 
 
-def _rebound(exc: BaseException, given: dict) -> str | None:
+def _rebound(exc: BaseException, student, given: dict) -> str | None:
     """The name (``w`` or ``b``) the student's function had rebound to a tensor that is not
-    the one it was given, in the frame where ``exc`` was raised, if any."""
+    the one it was given, in its frame when ``exc`` was raised, if any."""
+    code = getattr(student, "__code__", None)
     tb, frame = exc.__traceback__, None
     while tb is not None:
-        if locations.is_student_file(tb.tb_frame.f_code.co_filename):
+        if tb.tb_frame.f_code is code:
             frame = tb.tb_frame
         tb = tb.tb_next
     if frame is None:
@@ -30,7 +31,7 @@ def observe_fit_line(student, data: dict, name: str) -> dict:
     versions = (w._version, b._version)
     _, exc = running.attempt(student, w, b, xs, ys, spec["lr"], spec["steps"])
     if isinstance(exc, TypeError) and "NoneType" in str(exc):
-        rebound = _rebound(exc, {"w": w, "b": b})
+        rebound = _rebound(exc, student, {"w": w, "b": b})
         if rebound:
             # `w = w - lr * w.grad` outside no_grad: the new w is not a leaf, so on the next
             # step its .grad is None and the arithmetic fails

@@ -9,4 +9,7 @@ time nbgrader reads from them), their owners, their files, links and sizes, and 
   the student who owns it, at the time it was really made, and copies only its regular files
   (``nbgrader_config.py`` names it, so ``nbgrader collect`` and formgrader's Collect button
   both use it).
+* ``release_feedback``: ``CheckedReleaseFeedback``, nbgrader's ``release_feedback`` that
+  releases each page on its own, only pages named after the assignment's notebooks, and
+  goes on past a student whose ``submission_secret.txt`` or ``timestamp.txt`` is missing.
 """

@@ -37,7 +37,8 @@ def digest(found: list) -> str:
     """One digest of files as ``files.read_regular`` gives them (their names and contents)."""
     h = hashlib.sha256()
     for name, _mode, data in found:
-        h.update(name.encode() + b"\0" + str(len(data)).encode() + b"\0")
+        # a file name need not be UTF-8: surrogateescape gives back its bytes, never an error
+        h.update(name.encode("utf-8", "surrogateescape") + b"\0" + str(len(data)).encode() + b"\0")
         h.update(data)
     return h.hexdigest()
 

@@ -10,9 +10,11 @@
   missing. ``autograder grade`` refuses such a submission before nbgrader starts, with its
   own reason (``too_large``), and leaves the file where it is.
 * ``feedback_only`` (after generating feedback): nbgrader copies every other file of the
-  autograded folder into the student's feedback. Feedback holds the feedback pages and
-  nbgrader's own records of the submission (its timestamp and secret, which
-  ``release_feedback`` reads); anything else is removed.
+  autograded folder into the student's feedback. Feedback holds the feedback pages (one per
+  notebook of the assignment: ``release_feedback`` releases every page in the folder, so a
+  page the student submitted under another name is not kept) and nbgrader's own records of
+  the submission (its timestamp and secret, which ``release_feedback`` reads); anything else
+  is removed.
 
 Both are set in ``nbgrader_config.py``, so plain nbgrader runs them too.
 """
@@ -72,12 +74,13 @@ def feedback_only(assignment: str, student: str, notebooks: list) -> list:
     if folder is None:
         return []
     feedback = folder.parents[2] / "feedback" / folder.parent.name / folder.name
+    pages = {Path(nb).stem + ".html" for nb in notebooks}  # a submitted page of another name is not feedback
     removed = []
     for here, dirs, names in os.walk(feedback, topdown=False):
         for name in names + dirs:
             path = Path(here) / name
             mode = path.lstat().st_mode
-            page = name.endswith(".html")
+            page = name in pages
             record = name in FEEDBACK_RECORDS and path.lstat().st_size <= 2 ** 16
             keep = stat.S_ISREG(mode) and Path(here) == feedback and (page or record)
             if stat.S_ISDIR(mode):

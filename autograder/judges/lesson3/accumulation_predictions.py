@@ -9,6 +9,7 @@ instructor's hidden test and never reaches a kernel, so no check a student can c
 tells them whether these four are right."""
 from __future__ import annotations
 
+import math
 import numbers
 
 import torch
@@ -47,9 +48,11 @@ def true_values(start: float = W_START, loss=loss_of, names=tuple(PARTS["visible
 
 
 def _as_number(value):
+    """The answer as a finite float, or None (NaN compares false with everything: as a
+    "number" it would match any expected value)."""
     if isinstance(value, torch.Tensor) and value.numel() == 1:
-        return value.item()
-    if isinstance(value, numbers.Real) and not isinstance(value, bool):
+        value = value.item()
+    if isinstance(value, numbers.Real) and not isinstance(value, bool) and math.isfinite(value):
         return float(value)
     return None
 
@@ -77,7 +80,7 @@ def _compare(answers: dict, truth: dict, wrong) -> Verdict:
         number = _as_number(got)
         if number is None:
             return Verdict.fail("not_a_number", "accumulation_predictions.not_number", name=name, got=repr(got)[:200])
-        if abs(number - expected) > 1e-6:
+        if not abs(number - expected) <= 1e-6:
             return wrong(name, got)
     return PASS
 

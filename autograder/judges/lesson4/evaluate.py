@@ -96,7 +96,7 @@ def verify(data: dict, observation: dict) -> Verdict:
         return Verdict.fail("accuracy_type", "inference.accuracy_type",
                             got=getattr(got, "type_name", type(got).__name__))
     expected = reference_accuracy(data)
-    if abs(got - expected) > 1e-6:
+    if not abs(got - expected) <= 1e-6:  # NaN is never close
         if abs(got - 100 * expected) < 1e-4:
             return Verdict.fail("percent", "inference.percent")
         if abs(got - mean_of_batch_accuracies(data)) < 1e-6:
