@@ -82,6 +82,11 @@ LESSON1 = [
             for p in model.body.parameters():
                 p.register_hook(lambda g: torch.zeros_like(g))
     """, "body_trains", ["model.body.0.weight", "requires_grad=False"]),
+    sol("freeze_body", "freezes_and_puts_the_body_in_eval_mode", """
+        def freeze_body(model):
+            model.body.requires_grad_(False)
+            model.body.eval()
+    """, "mode_changed", ["model.body", "batch norm"], cases="hidden"),
     sol("freeze_body", "multiplying_body_gradients_by_zero", """
         def freeze_body(model):
             for p in model.body.parameters():

@@ -12,6 +12,7 @@ def observe_freeze_body(student, data: dict, name: str) -> dict:
     every parameter after it (and whether the function replaced any)."""
     net, x = freeze_body.build(data)
     before = dict(net.named_parameters())
+    modes = {n: m.training for n, m in net.named_modules()}
     _, failed = running.call(student, name, net)
     if failed:
         return {"error": failed.to_data()}
@@ -26,4 +27,5 @@ def observe_freeze_body(student, data: dict, name: str) -> dict:
         for p in net.parameters():
             if p.grad is not None:
                 p -= freeze_body.LR * p.grad
-    return {"after": {n: p.detach().tolist() for n, p in net.named_parameters()}, "got_gradient": got_gradient}
+    return {"after": {n: p.detach().tolist() for n, p in net.named_parameters()}, "got_gradient": got_gradient,
+            "mode_changed": sorted(n for n, m in net.named_modules() if modes.get(n) != m.training)}

@@ -62,5 +62,9 @@ def verify(data: dict, observation: dict) -> Verdict:
             return Verdict.fail("body_trains", "graph.body_trains", name=f"model.{name}")
         if close(got, start[name]):
             return Verdict.fail("head_frozen", "graph.head_frozen", name=f"model.{name}")
+        changed = observation.get("mode_changed")
+        if changed:  # e.g. model.body.eval(): batch norm then normalises with its running statistics
+            return Verdict.fail("mode_changed", "graph.mode_changed", name=f"model.{name}",
+                                module=f"model.{changed[0]}" if changed[0] else "model")
         return Verdict.fail("wrong_step", "judge.freeze_wrong_step", name=f"model.{name}")
     return PASS
