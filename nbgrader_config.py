@@ -52,8 +52,8 @@ c.GenerateFeedback.post_convert_hook = "autograder.instructor.passes.hooks.feedb
 # points: the cell comes back. SafeDeduplicateIds is nbgrader's DeduplicateIds with a fix: a
 # student who duplicated a graded cell made nbgrader fail the whole notebook. Locked cells,
 # markdown included, come back as the instructor wrote them, in the notebook's language. No cell
-# keeps more than 20 000 characters of source, no notebook 200 000 (LimitSourceSize): rendering
-# a huge cell took gigabytes of the grading process's memory.
+# keeps more than 20 000 characters of source, no notebook 200 000 or 1 000 cells (LimitSourceSize):
+# rendering a huge cell, or a myriad of empty ones, took gigabytes of the grading process's memory.
 c.OverwriteCells.add_missing_cells = True
 c.Autograde.sanitize_preprocessors = [
     "nbgrader.preprocessors.ClearOutput",

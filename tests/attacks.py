@@ -1890,7 +1890,19 @@ if _zz_taken[0] >= 32 * 2**20:
            "else waits"),
 ]
 
-THIRD_ROUND = PARTIAL_CREDIT + LIVE_MARKUP + METADATA + ENVIRONMENT + LIMITS + SECRETS
+FORGED_REPORTS = [
+    Attack("forges_error_reports", "class",
+           {"fit_line": WRONG_FIT + '''
+from autograder.kernel import connection as _zz_connection
+_zz_report = _zz_connection.RemoteJudge.report
+_zz_connection.RemoteJudge.report = lambda self, token, observation: _zz_report(self, token, {"error": {"ok": True}})
+''', "dead_parameters": WRONG_DEAD}, FIT | DEAD,
+           "every observation the kernel sends the judge becomes {\"error\": {\"ok\": true}}: a reported error "
+           "is a failure whatever it claims, so the wrong fit_line and dead_parameters score 0 (the judges "
+           "once took the claim as a pass)"),
+]
+
+THIRD_ROUND = FORGED_REPORTS + PARTIAL_CREDIT + LIVE_MARKUP + METADATA + ENVIRONMENT + LIMITS + SECRETS
 
 
 ATTACKS = HOOKS + JUDGE + FILES + PROCESSES + DISRUPTIVE + KILL + THIRD_ROUND

@@ -10,9 +10,11 @@ import torch
 from catalogue_lessons import LESSON1, LESSON2, LESSON3, LESSON4
 from judging import judge_function
 
+from autograder import judges
 from autograder.judges.lesson1 import graph_predictions
 from autograder.judges.lesson2 import value_backward
 from autograder.wire.codec import roundtrip
+from autograder.wire.exercises import EXERCISES
 from autograder.wire.spec import select
 
 ENTRIES = LESSON1 + LESSON2 + LESSON3 + LESSON4
@@ -104,3 +106,17 @@ def test_value_backward_reference_is_pytorchs(case):
                 tensors[-1].retain_grad()
         tensors[-1].backward()
         assert value_backward.reference(graph) == pytest.approx([t.grad.item() for t in tensors], rel=1e-12)
+
+
+FUNCTION_EXERCISES = [spec for spec in EXERCISES if spec.kind == "function"]
+
+
+@pytest.mark.parametrize("spec", FUNCTION_EXERCISES, ids=[spec.name for spec in FUNCTION_EXERCISES])
+@pytest.mark.parametrize("error", [{"ok": True}, {"ok": False, "mistake": "", "key": ""}, {"ok": "yes"}, []])
+def test_a_kernel_that_reports_a_forged_error_gets_a_failure(spec, error):
+    """The observation's "error" is the kernel's to write: whatever it claims, it is a failure
+    (a kernel once sent {"ok": true} as its error and the judge passed the check)."""
+    module = judges.module(spec)
+    case = select(module.CASES, "visible")[0]
+    verdict = module.verify(module.scenario(case, case["seed"]), {"error": error})
+    assert not verdict.ok and verdict.key, verdict

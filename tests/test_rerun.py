@@ -80,6 +80,20 @@ def test_copy_regular_still_copies_regular_files_only(tmp_path):
     assert copied.files == 1 and copied.skipped == [("l", "link")]
 
 
+def test_a_submission_past_the_read_budget_is_never_taken_as_unchanged(tmp_path):
+    """Its digest would miss what sorts after the budget (a notebook after 500 other files): it
+    gets a new digest each time, so the next run grades it again."""
+    folder = tmp_path / "submitted" / "mallory" / NAME
+    folder.mkdir(parents=True)
+    (folder / f"{NAME}.ipynb").write_text("the notebook")
+    assert rerun.digest(rerun.submitted_files(tmp_path, NAME, "mallory")) == \
+        rerun.digest(rerun.submitted_files(tmp_path, NAME, "mallory"))  # within the budget: stable
+    for i in range(files.MAX_FILES):
+        (folder / f"0{i:05d}.txt").write_text("junk")
+    first = rerun.digest(rerun.submitted_files(tmp_path, NAME, "mallory"))
+    assert rerun.digest(rerun.submitted_files(tmp_path, NAME, "mallory")) != first
+
+
 def test_copy_regular_skips_a_file_over_its_own_limit_and_copies_the_rest(tmp_path):
     source, target = tmp_path / "a", tmp_path / "b"
     source.mkdir()

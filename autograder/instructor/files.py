@@ -24,6 +24,7 @@ MAX_NOTEBOOK_BYTES = 40 * 2 ** 20
 
 
 TOO_LARGE = "larger than the limit for one file"  # why a file over ``max_file`` was skipped
+OVER_BUDGET = "over the size budget"  # why a file past the files' or bytes' budget was skipped
 
 
 @dataclass
@@ -127,7 +128,7 @@ def _visit(stack: list, copied: Copied, skip, max_files: int, max_bytes: int, on
                 elif max_file is not None and info.st_size > max_file:
                     copied.skipped.append((name, TOO_LARGE))
                 elif copied.files >= max_files or copied.bytes + info.st_size > max_bytes:
-                    copied.skipped.append((name, "over the size budget"))
+                    copied.skipped.append((name, OVER_BUDGET))
                 else:
                     try:
                         on_file(name, here, entry.name, info)

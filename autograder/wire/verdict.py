@@ -42,6 +42,14 @@ class Verdict:
             return cls(False, "malformed", "judge.malformed")
         return cls(data["ok"], mistake[:100], key[:100], fields)
 
+    @classmethod
+    def reported_failure(cls, data) -> "Verdict":
+        """The failure a kernel reports for a student's function (it raised, say): a failure
+        whatever the data claims. A kernel that sends ``{"ok": true}`` as its "error" gets
+        the verdict of a malformed report, never a pass."""
+        verdict = cls.from_data(data)
+        return verdict if not verdict.ok and verdict.key else cls(False, "malformed", "judge.malformed")
+
 
 PASS = Verdict(True)
 

@@ -8,10 +8,10 @@ from nbformat.v4 import new_code_cell, new_markdown_cell, new_notebook
 from autograder.instructor.passes.limit_source_size import LimitSourceSize
 
 
-def _run(cells, language="en", max_cell=100, max_total=250):
+def _run(cells, language="en", max_cell=100, max_total=250, max_cells=1000):
     nb = new_notebook(cells=cells)
     nb.metadata["autograd_lessons"] = {"language": language}
-    nb, _ = LimitSourceSize(max_cell=max_cell, max_total=max_total).preprocess(nb, {})
+    nb, _ = LimitSourceSize(max_cell=max_cell, max_total=max_total, max_cells=max_cells).preprocess(nb, {})
     return [c.source for c in nb.cells]
 
 
@@ -42,3 +42,12 @@ def test_the_note_is_in_the_notebooks_language():
 def test_honest_cells_are_left_alone():
     cells = [new_markdown_cell("## 1. What `.grad` holds\n\nText."), new_code_cell("loss.backward()\nw.grad")]
     assert _run(cells) == ["## 1. What `.grad` holds\n\nText.", "loss.backward()\nw.grad"]
+
+
+def test_past_the_cell_budget_the_students_own_cells_go_and_the_instructors_stay():
+    def graded(name):
+        return new_code_cell(f"check({name})", metadata={"nbgrader": {"grade": True, "grade_id": name}})
+    cells = [graded("a")] + [new_markdown_cell(f"m{i}") for i in range(6)] + [graded("b")]
+    sources = _run(cells, max_cells=4)
+    assert sources[:4] == ["check(a)", "m0", "m1", "check(b)"]
+    assert sources[4] == "[4 cells of your own were cut here: grading keeps 4 cells of a notebook.]"

@@ -30,7 +30,7 @@ def _vjp(f, xs: list, v: torch.Tensor) -> torch.Tensor:
 
 def verify(data: dict, observation: dict) -> Verdict:
     if observation.get("error"):
-        return Verdict.from_data(observation["error"])
+        return Verdict.reported_failure(observation["error"])
     name = data["spec"]["function"]
     f = TO_VECTOR[name][0]
     v = torch.tensor(data["v"])

@@ -54,7 +54,7 @@ def _close(a: float, b: float) -> bool:
 
 def verify(data: dict, observation: dict) -> Verdict:
     if observation.get("error"):
-        return Verdict.from_data(observation["error"])
+        return Verdict.reported_failure(observation["error"])
     for name in ("w", "b"):
         if observation.get(f"{name}_requires_grad") is not True:
             return Verdict.fail("grad_flag", "manual.grad_flag", name=name,
