@@ -56,12 +56,12 @@ c.GenerateFeedback.post_convert_hook = "autograder.instructor.passes.hooks.feedb
 # rendering a huge cell, or a myriad of empty ones, took gigabytes of the grading process's memory.
 c.OverwriteCells.add_missing_cells = True
 c.Autograde.sanitize_preprocessors = [
+    f"{P}.limit_source_size.LimitSourceSize",
     "nbgrader.preprocessors.ClearOutput",
     f"{P}.clear_student_metadata.ClearStudentMetadata",
     f"{P}.safe_deduplicate_ids.SafeDeduplicateIds",
     "nbgrader.preprocessors.OverwriteKernelspec",
     f"{P}.overwrite_cells.OverwriteCellsInLanguage",
-    f"{P}.limit_source_size.LimitSourceSize",
     f"{P}.fast_check_cell_metadata.FastCheckCellMetadata",
 ]
 # Kernels in the sandbox, points from the judge: a judged test cell's points are the judge's

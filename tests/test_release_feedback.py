@@ -37,6 +37,8 @@ def course_with_feedback(tmp: Path, config: str = "") -> Path:
         if student in SECRETS:
             (folder / "submission_secret.txt").write_text(SECRETS[student])
     (course / "feedback" / "zoe" / NAME / "evil.html").write_text("<script>fetch('//x.invalid')</script>")
+    # a timestamp that would forge a line of the log
+    (course / "feedback" / "zoe" / NAME / "timestamp.txt").write_text("2026\n[ReleaseFeedbackApp | INFO] forged")
     return course
 
 
@@ -61,6 +63,7 @@ def test_one_students_missing_secret_costs_only_their_page(tmp_path):
     assert pages == {page_of("alice"): "<p>alice's feedback</p>", page_of("zoe"): "<p>zoe's feedback</p>"}
     assert "Feedback for student 'mallory' not released: its submission_secret.txt cannot be read" in log
     assert "'evil' is not a notebook of the assignment" in log
+    assert not any(line.startswith("[ReleaseFeedbackApp | INFO] forged") for line in log.splitlines())
 
 
 def test_nbgrader_alone_stops_at_the_tampered_folder_and_releases_a_submitted_page(tmp_path):

@@ -44,10 +44,12 @@ def test_honest_cells_are_left_alone():
     assert _run(cells) == ["## 1. What `.grad` holds\n\nText.", "loss.backward()\nw.grad"]
 
 
-def test_past_the_cell_budget_the_students_own_cells_go_and_the_instructors_stay():
-    def graded(name):
-        return new_code_cell(f"check({name})", metadata={"nbgrader": {"grade": True, "grade_id": name}})
-    cells = [graded("a")] + [new_markdown_cell(f"m{i}") for i in range(6)] + [graded("b")]
-    sources = _run(cells, max_cells=4)
-    assert sources[:4] == ["check(a)", "m0", "m1", "check(b)"]
-    assert sources[4] == "[4 cells of your own were cut here: grading keeps 4 cells of a notebook.]"
+def test_past_the_cell_budget_the_later_cells_go():
+    """Whatever their metadata: a graded or locked cell of the instructor's that is cut comes back
+    from the gradebook (OverwriteCells adds missing cells), an answer cell is the student's loss."""
+    def answer(i):
+        return new_markdown_cell("", metadata={"nbgrader": {"solution": True, "grade": False, "grade_id": f"z{i}"}})
+    locked = new_code_cell("import torch", metadata={"nbgrader": {"locked": True, "grade_id": "setup"}})
+    sources = _run([locked] + [answer(i) for i in range(10)], max_cells=4)
+    assert sources == ["import torch", "", "", "", "[7 cells of your own were cut here: grading keeps 4 cells of a "
+                       "notebook.]"]

@@ -78,11 +78,11 @@ class CheckedReleaseFeedback(ExchangeReleaseFeedback):
         info = os.lstat(page)
         if not stat.S_ISREG(info.st_mode):
             raise Unreleasable("the page is not a regular file")
-        timestamp = read_record(folder, "timestamp.txt")
+        timestamp = read_record(folder, "timestamp.txt").strip()[:64]
         secret = read_record(folder, "submission_secret.txt")
         checksum = notebook_hash(secret=secret, notebook_id=notebook)
         staged = os.path.join(self.dest_path, f"{checksum}-tmp.html")
-        self.log.info("Releasing feedback for student '%s' on assignment '%s/%s/%s' (%s)", student,
-                      self.coursedir.course_id, self.coursedir.assignment_id, notebook, timestamp)
+        self.log.info("Releasing feedback for student '%s' on assignment '%s/%s/%s' (%r)", student,
+                      self.coursedir.course_id, self.coursedir.assignment_id, notebook, timestamp)  # one line
         shutil.copy(page, staged)
         shutil.move(staged, os.path.join(self.dest_path, f"{checksum}.html"))  # atomically, as nbgrader does

@@ -3,14 +3,14 @@
 ``nbgrader_config.py`` so that plain ``nbgrader autograde`` and ``autograder grade`` run the same
 pipeline. In the order a submission meets them:
 
+* ``limit_source_size.LimitSourceSize``: no cell keeps more than 20 000 characters of source,
+  no notebook more than 200 000 or 1 000 cells (rendering huge sources took gigabytes);
 * ``clear_student_metadata.ClearStudentMetadata``: of a submission's metadata, only the checked
   fields the grader reads;
 * ``safe_deduplicate_ids.SafeDeduplicateIds``: nbgrader's DeduplicateIds, fixed for a duplicated
   graded cell;
 * ``overwrite_cells.OverwriteCellsInLanguage``: locked cells come back as the instructor wrote
   them, markdown in the notebook's language;
-* ``limit_source_size.LimitSourceSize``: no cell keeps more than 20 000 characters of source,
-  no notebook more than 200 000 or 1 000 cells (rendering huge sources took gigabytes);
 * ``fast_check_cell_metadata.FastCheckCellMetadata``: nbgrader's metadata check, its schema
   validated once;
 * ``judged_execute.JudgedExecute``: nbgrader's Execute in a sandboxed kernel, with the judge told
