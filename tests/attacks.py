@@ -1505,9 +1505,7 @@ for _zz_path in sorted(_zz_socks):
 # -- a third round (issue 17): points through what a cell displays, markup in the instructor's pages,
 # the instructor's environment, metadata as a path, secrets sent to the kernel, limits that did not
 # hold, a sandbox that saw too much. Placed in the runs above, so no class is graded more often. ----
-AFTER_LOOP = frozenset({"train_loop_tests", "train_accumulate_tests", "fit_line_tests", "dead_parameters_tests"})
-DEAD = frozenset({"dead_parameters_tests"})
-WRONG_DEAD = "def dead_parameters(model):\n    return []\n"
+AFTER_LOOP = frozenset({"train_loop_tests", "fit_line_tests"})
 REBIND = '''
 def _zz_value(*args, **kwargs):
     return _zz_SHOWN
@@ -1535,11 +1533,11 @@ PARTIAL_CREDIT = [
     Attack("partial_credit_true", "class", {"train_loop": WRONG_LOOP + "_zz_SHOWN = True\n" + REBIND},
            AFTER_LOOP, "every check_* name in the notebook and the grader's modules returns True, so each "
            "later test cell shows `True` as its result (nbgrader reads a result it cannot read as a "
-           "number as full credit): the judge has no record of those cells: 0 on all four"),
-    Attack("partial_credit_number", "class", {"dead_parameters": WRONG_DEAD + "_zz_SHOWN = 2.0\n" + REBIND},
-           DEAD, "the checks return 2.0, the cell's full points, as a partial-credit result: 0"),
-    Attack("partial_credit_huge", "class", {"dead_parameters": WRONG_DEAD + "_zz_SHOWN = 1e9\n" + REBIND},
-           DEAD, "the checks return 1e9 as a partial-credit result: 0"),
+           "number as full credit): the judge has no record of those cells: 0 on both"),
+    Attack("partial_credit_number", "class", {"fit_line": WRONG_FIT + "_zz_SHOWN = 2.0\n" + REBIND},
+           FIT, "the checks return 2.0, the cell's full points, as a partial-credit result: 0"),
+    Attack("partial_credit_huge", "class", {"fit_line": WRONG_FIT + "_zz_SHOWN = 1e9\n" + REBIND},
+           FIT, "the checks return 1e9 as a partial-credit result: 0"),
     Attack("partial_credit_appended", "class",
            {"train_loop": WRONG_LOOP + '''
 def _zz_append_score(lines):
@@ -1862,7 +1860,7 @@ print("\\n----\\n".join(sorted(set(_zz_sources + list(In)))))
            "runs, and a later cell prints them into its feedback: the hidden tests arrive without their "
            "keys (and comments), so there is nothing to share; its wrong answers cost their points"),
     Attack("floods_the_judge", "class",
-           {"dead_parameters": HONEST + '''
+           {"fit_line": HONEST + '''
 import select as _zz_select, time as _zz_time
 _zz_taken = [0]
 def _zz_flood():
@@ -1885,20 +1883,20 @@ _zz_thread.join(8)
 if _zz_taken[0] >= 32 * 2**20:
     _zz_reached("the judge took %d MB from one kernel" % (_zz_taken[0] // 2**20))
 '''},
-           DEAD, "two 60 MB lines on its judge connection: the judge stops reading this kernel past its "
+           FIT, "two 60 MB lines on its judge connection: the judge stops reading this kernel past its "
            "budget (16 MB) and closes its connection, so its own later check has no record (0); nobody "
            "else waits"),
 ]
 
 FORGED_REPORTS = [
     Attack("forges_error_reports", "class",
-           {"fit_line": WRONG_FIT + '''
+           {"train_loop": WRONG_LOOP + '''
 from autograder.kernel import connection as _zz_connection
 _zz_report = _zz_connection.RemoteJudge.report
 _zz_connection.RemoteJudge.report = lambda self, token, observation: _zz_report(self, token, {"error": {"ok": True}})
-''', "dead_parameters": WRONG_DEAD}, FIT | DEAD,
+''', "fit_line": WRONG_FIT}, LOOP | FIT,
            "every observation the kernel sends the judge becomes {\"error\": {\"ok\": true}}: a reported error "
-           "is a failure whatever it claims, so the wrong fit_line and dead_parameters score 0 (the judges "
+           "is a failure whatever it claims, so the wrong train loop and fit_line score 0 (the judges "
            "once took the claim as a pass)"),
 ]
 

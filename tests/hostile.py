@@ -77,14 +77,14 @@ HOSTILE = {
                       {"train_loop_tests"}),
     "allocates_50_gb": (lambda nb: _set(nb, "fit_line", "buffer = bytearray(50 * 2**30)\n"),
                         {"fit_line_tests"}),
-    "exits_the_process": (lambda nb: _set(nb, "train_accumulate", "import os\nos._exit(1)\n"),
-                          {"train_accumulate_tests"}),
+    "exits_the_process": (lambda nb: _set(nb, "train_loop", "import os\nos._exit(1)\n"),
+                          {"train_loop_tests"}),
     "segfaults": (lambda nb: _set(nb, "fit_line", "import ctypes\nctypes.string_at(0)\n"),
                   {"fit_line_tests"}),
     "prints_100_mb": (lambda nb: _set(nb, "accumulation_predictions", 'print("x" * 100_000_000)\n'),
                       {"accumulation_predictions_tests"}),
-    "calls_sys_exit": (lambda nb: _set(nb, "train_accumulate", "import sys\nsys.exit()\n"),
-                       {"train_accumulate_tests"}),
+    "calls_sys_exit": (lambda nb: _set(nb, "fit_line", "import sys\nsys.exit()\n"),
+                       {"fit_line_tests"}),
     "deletes_a_test_cell": (lambda nb: _drop(nb, "train_loop_tests"), set()),
     "duplicates_an_answer_cell": (lambda nb: _duplicate(nb, "train_loop"), set()),
     "retypes_a_test_cell": (lambda nb: _retype(nb, "fit_line_tests"), set()),
@@ -118,7 +118,7 @@ TAMPER = {
     "patches_optimizer_zero_grad_and_step": (
         lambda nb: _set(nb, "train_loop", WRONG_LOOP.replace("optimizer.step()", "optimizer.zero_grad()")
                         + "torch.optim.Optimizer.zero_grad = lambda self, set_to_none=True: None\n"),
-        {"train_loop_tests", "train_accumulate_tests"}),  # the patch also breaks the honest answer
+        {"train_loop_tests"}),
     "patches_the_grader_module": (
         lambda nb: _set(nb, "train_loop", WRONG_LOOP + "import autograder.kernel.loop.diagnose as d\n"
                         "from autograder.wire.verdict import PASS\n"

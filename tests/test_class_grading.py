@@ -19,8 +19,7 @@ from nbgrader.api import Gradebook
 
 pytestmark = pytest.mark.slow
 NAME = "03_zeroing_grad"
-TESTS = {"quiz_q1", "quiz_q2", "quiz_q3", "quiz_q4", "accumulation_predictions_tests", "train_loop_tests",
-         "train_accumulate_tests", "fit_line_tests", "dead_parameters_tests"}
+TESTS = set(points(NAME))  # the graded test cells, as the source notebook says
 FULL_MARKS = sum(points(NAME).values())
 
 

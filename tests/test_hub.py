@@ -45,7 +45,7 @@ from nbgrader.utils import parse_utc
 
 import catalogue
 from browser_helpers import browser  # noqa: F401  (a fixture)
-from helpers import ROOT, grade_id, read, solutions
+from helpers import ROOT, grade_id, points, read, solutions
 from hub_helpers import (ARTIFACTS, COURSE_ID, EXCHANGE, HUB, add_assignment, add_cell_at_end, as_user,
                          assignment_list, assignment_row, close_dialog, course_environment,
                          create_user, default_exchange, fetch_in_page, formgrader, formgrader_action,
@@ -63,7 +63,9 @@ CHINESE = ROOT / "release" / "zh" / NAME / f"{NAME}.ipynb"
 RIGHT = solutions(read(ROOT / "source" / NAME / f"{NAME}.ipynb"))
 WRONG_LOOP = textwrap.dedent(next(e for e in catalogue.TRAIN_LOOP
                                   if e.name == "cleared_once_before_loop").source).strip()
-LAST = "dead_parameters"  # the exercise alice has not written at her first submission
+FULL_MARKS = sum(points(NAME).values())
+WITHOUT_LOOP = FULL_MARKS - points(NAME)["train_loop_tests"]  # wang's score: every answer but the loop
+LAST = "fit_line"  # the exercise alice has not written at her first submission
 CJK = re.compile(r"[\u4e00-\u9fff]")
 
 
@@ -435,7 +437,7 @@ def test_alice_submitted_twice_and_her_second_submission_is_graded(cycle, hub, u
     alice = graded(hub.course)[users.alice.name]
     assert alice.timestamp == parse_utc((second / "timestamp.txt").read_text())
     assert alice.timestamp < cycle.due and alice.late == 0 and not alice.penalty
-    assert (alice.score, alice.max_score) == (17, 17)
+    assert (alice.score, alice.max_score) == (FULL_MARKS, FULL_MARKS)
 
 
 def test_the_instructor_set_the_due_date_in_formgrader(cycle, hub):
@@ -448,8 +450,8 @@ def test_wang_submitted_late_and_the_late_policy_applies(cycle, hub, users):
     wang = graded(hub.course)[users.wang.name]
     assert wang.timestamp == parse_utc((submission / "timestamp.txt").read_text()) > cycle.due
     assert wang.late > 0
-    assert wang.cells["train_loop_tests"] == 0 and sum(wang.cells.values()) == 13
-    assert wang.penalty == 13  # 'zero': the penalty is the score
+    assert wang.cells["train_loop_tests"] == 0 and sum(wang.cells.values()) == WITHOUT_LOOP
+    assert wang.penalty == WITHOUT_LOOP  # 'zero': the penalty is the score
 
 
 def test_validate_answers_each_student_in_their_language(cycle, users):
@@ -474,17 +476,17 @@ def test_autograder_grade_ran_in_the_instructors_terminal(cycle, hub, users):
 
 def test_each_student_reads_their_own_feedback_in_their_language(cycle, users):
     alice, wang = cycle.feedback[users.alice.name], cycle.feedback[users.wang.name]
-    assert f"{NAME} (Score: 17.0 / 17.0)" in alice
+    assert f"{NAME} (Score: {FULL_MARKS:.1f} / {FULL_MARKS:.1f})" in alice
     assert words("general.passed", "en") in alice
     assert words("loop.cleared_once", "zh") in wang and "第 7 行" in wang
     # nbgrader's own words on the page too (the course's feedback template, autograder/locale/zh.toml)
-    assert "迟交扣分（得分：-13.0）" in wang and f"{NAME}（得分：0.0/17.0）" in wang
+    assert f"迟交扣分（得分：-{WITHOUT_LOOP:.1f}）" in wang and f"{NAME}（得分：0.0/{FULL_MARKS:.1f}）" in wang
     assert "测试单元格（得分：0.0/4.0）" in wang and "学生的答案" in wang and "（返回顶部）" in wang
     assert re.search(r"评分单元格：\s*train_loop_tests", wang) and re.search(r"输入\s\[\d+\]:", wang)
     english = ["Score", "Test cell", "Student's answer", "(Top)", "Grade cell", "Late submission"]
     assert [word for word in english if word in wang] == [] and not re.search(r"\bIn\s\[", wang)
     assert words("loop.cleared_once", "en") not in wang
-    assert not CJK.search(alice) and "(Score: 17.0 / 17.0)" not in wang
+    assert not CJK.search(alice) and f"(Score: {FULL_MARKS:.1f} / {FULL_MARKS:.1f})" not in wang
 
 
 def test_students_cannot_reach_each_others_work(cycle, hub, users):

@@ -85,12 +85,12 @@ def test_a_report_for_another_cell_does_not_count(judge):
     judge_.seal(session)
     issued = [judge_.scenarios(session, "check_train_loop", c)["scenarios"] for c in ("visible", "hidden")]
     judge_.end(session, "train_loop_tests")
-    judge_.begin(session, "train_accumulate_tests")
+    judge_.begin(session, "fit_line_tests")
     judge_.seal(session)
     for items in issued:  # a thread that reports later
         for item in items:
             judge_.report(session, item["token"], observer(BY_NAME["train_loop"])(RIGHT, item["data"], "train"))
-    judge_.end(session, "train_accumulate_tests")
+    judge_.end(session, "fit_line_tests")
     assert all(v["ok"] is False for v in judge_.verdicts(session).values())
 
 

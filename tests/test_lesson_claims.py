@@ -497,7 +497,7 @@ def test_adam_steps_are_at_most_about_lr_and_do_not_depend_on_the_gradients_scal
         assert late == pytest.approx(1.0, abs=1e-3)
     else:  # a gradient that keeps changing sign gives smaller steps
         assert late < 0.5
-    assert "at most about the learning rate" in _cell("03_zeroing_grad", "optimizer-intro")
+    assert "at most about the learning rate" in _cell("03_zeroing_grad", "optimizer-memory")
 
 
 # -- 8. lesson 1 §6: a frozen layer passes gradients on, and stays put only while .grad is None
@@ -547,7 +547,7 @@ def test_a_dead_relu_layer_zeroes_everything_before_it_and_the_next_weight_not_t
     following = f"body.{2 * dead + 2}" if dead < 2 else "head"
     assert zero == before | {f"{following}.weight"}
     assert judge.truth(data) == zero | {"aux.weight", "aux.bias"}  # what the judge expects
-    for words in (raw("hints.dead_parameters")["3"], _cell("03_zeroing_grad", "ex-e")):
+    for words in (raw("hints.dead_parameters")["3"], _cell("03_zeroing_grad", "practice-dead")):
         assert "right after it" in words and "bias still gets a gradient" in words
 
 

@@ -17,10 +17,10 @@ from dataclasses import dataclass, field
 class Exercise:
     name: str  # the one name: check_<name>, exercises.<name>, hints.<name>, wire/exercises/<name>.py
     lesson: int
-    letter: str  # its place in the lesson: exercise 3(d) is lesson 3, letter "d"
+    letter: str  # its place in the lesson: exercise 3(c) is lesson 3, letter "c"
     kind: str  # "function": the student writes a function the kernel runs on scenarios; "value": an answer
     answer: tuple  # the notebook variables the answer is read from (several: read as a dict)
-    cells: tuple  # (answer cell, test cell): their nbgrader grade ids
+    cells: tuple  # (answer cell, test cell): their nbgrader grade ids (a practice exercise: cell ids)
     messages: str  # its section of the grader's locale files
     summary: str  # what it checks, in one line (the check function's docstring)
     params: tuple = ()  # the check function's parameters (default: its subject, then ``cases``)
@@ -29,6 +29,9 @@ class Exercise:
     judge: str = ""  # its judge module under autograder.judges (default ``lesson<N>.<name>``)
     observer: str = ""  # "module.function" under autograder.kernel (default ``lesson<N>.observe_<name>``)
     hints: bool = True  # has tiered hints (``hints.<name>`` in the lessons' locale files)
+    # an ungraded practice exercise under the lesson's "Going further": its check cell is a plain
+    # code cell, so the judge answers it with the public scenarios and it is worth no points
+    practice: bool = False
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self):

@@ -1,7 +1,7 @@
-"""Lesson 3, exercise (e): ``dead_parameters(model)``: after ``loss.backward()``, the names of
-the parameters that received no gradient: ``.grad`` is ``None`` (not used in the forward
-pass) or all zeros (a dead ReLU layer blocks everything before it, and the layer right
-after it gets zeros for its weights).
+"""Lesson 3, practice exercise (d), under Going further: ``dead_parameters(model)``: after
+``loss.backward()``, the names of the parameters that received no gradient: ``.grad`` is
+``None`` (not used in the forward pass) or all zeros (a dead ReLU layer blocks everything before
+it, and the layer right after it gets zeros for its weights).
 
 The scenario is a net with one hidden ReLU layer made dead (a large negative bias), or
 none, and a parameter the forward pass never uses. In one hidden scenario the targets make

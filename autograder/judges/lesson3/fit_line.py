@@ -1,4 +1,4 @@
-"""Lesson 3, exercise (d): ``fit_line(w, b, xs, ys, lr, steps)``: gradient descent on raw
+"""Lesson 3, exercise (c): ``fit_line(w, b, xs, ys, lr, steps)``: gradient descent on raw
 tensors, clearing ``.grad`` by hand, updating ``w`` and ``b`` in place.
 
 The tensors arrive holding stale gradients, as in the training-loop exercise. The

@@ -1,5 +1,6 @@
-"""Lesson 3, exercise (c): ``train_accumulate(..., accum_steps)``, one step per group of
-micro-batches with the gradient of their mean loss (see :mod:`training_loop`)."""
+"""Lesson 3, practice exercise (e), under Going further: ``train_accumulate(..., accum_steps)``:
+one step per group of micro-batches with the gradient of their mean loss (see
+:mod:`training_loop`)."""
 from __future__ import annotations
 
 from . import training_loop

@@ -1,4 +1,5 @@
-"""Lesson 3, exercises (b) and (c): drawing the scenario a training loop runs on, and its check.
+"""Lesson 3, exercise (b) and practice exercise (e): drawing the scenario a training loop runs
+on, and its check.
 
 The scenario is data (what it means: ``wire.exercises._training_loop``): the model's initial
 parameters, the batches, the gradients already sitting in ``.grad`` when the loop starts

@@ -1,4 +1,4 @@
-"""Lesson 3, exercise (d): ``fit_line(w, b, xs, ys, lr, steps)``: manual SGD on raw tensors,
+"""Lesson 3, exercise (c): ``fit_line(w, b, xs, ys, lr, steps)``: manual SGD on raw tensors,
 clearing ``.grad`` by hand. A scenario is ``w``, ``b`` (holding stale gradients), the points
 and the settings."""
 from __future__ import annotations
@@ -8,9 +8,9 @@ import torch
 from ..spec import Exercise
 
 EXERCISE = Exercise(
-    "fit_line", lesson=3, letter="d", kind="function", answer=("fit_line",),
+    "fit_line", lesson=3, letter="c", kind="function", answer=("fit_line",),
     cells=("fit_line", "fit_line_tests"), messages="manual",
-    summary="Exercise 3(d): manual SGD on raw tensors, clearing .grad by hand.")
+    summary="Exercise 3(c): manual SGD on raw tensors, clearing .grad by hand.")
 
 
 def tensors(data: dict) -> tuple:
