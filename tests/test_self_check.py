@@ -8,7 +8,7 @@ import subprocess
 
 import nbformat
 import pytest
-from helpers import BIN, isolated_env, nbgrader
+from helpers import BIN, isolated_env, nbgrader, points
 from nbgrader.api import Gradebook
 from test_class_grading import NAME, make_course, notebooks
 
@@ -70,7 +70,7 @@ def test_plain_nbgrader_refuses_each_notebook_with_the_reason(tmp_path, env):
     assert "does not get full marks" in result.stdout + result.stderr and "train_loop_tests" in result.stderr
     with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:  # no score recorded: not graded, not zeroed
         assert [g.auto_score for s in gb.assignment_submissions(NAME) for nb in s.notebooks for g in nb.grades] \
-            == [None] * 9
+            == [None] * len(points(NAME))
     assert not list((root / "autograded").rglob("*.ipynb"))
 
 
