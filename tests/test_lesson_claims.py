@@ -185,6 +185,34 @@ def _run(lesson: str, *cells: str, edits=(), **names) -> dict:
     return namespace
 
 
+def test_grad_is_two_w_with_ws_shape_and_none_before_the_first_backward():
+    grad, same_shape = _run("03_zeroing_grad", "grad-demo")["_"]
+    assert grad.tolist() == [2.0, -4.0, 6.0] and same_shape is True
+    before, after = _run("03_zeroing_grad", "none-demo")["_"]
+    assert before is None and after.item() == 4.0
+
+
+def test_four_micro_batches_each_divided_by_four_give_the_gradient_of_the_mean_over_all():
+    """Lesson 3 section 6 and its demo under Going further: True; without dividing, four times it."""
+    ns = _run("03_zeroing_grad", "accumulate-demo")
+    assert ns["_"] is True
+    ns["model"].zero_grad()
+    for xs, ys in zip(ns["x"].split(64), ns["y"].split(64)):
+        ns["loss_fn"](ns["model"](xs), ys).backward()
+    assert torch.allclose(ns["model"].weight.grad, 4 * ns["full"], atol=1e-5)
+
+
+def test_a_manual_update_under_no_grad_keeps_the_leaf_and_one_outside_is_refused():
+    """Lesson 3 section 9: w ends near 2 and still a leaf; the same update while autograd
+    records is refused (an in-place change of a leaf that requires grad)."""
+    value, is_leaf = _run("03_zeroing_grad", "manual-demo")["_"]
+    assert abs(value - 2.0) < 0.01 and is_leaf is True
+    w = torch.tensor(0.0, requires_grad=True)
+    (w * 3).backward()
+    with pytest.raises(RuntimeError, match="leaf Variable that requires grad"):
+        w -= 0.05 * w.grad
+
+
 @pytest.mark.parametrize("cleared, expected", [(False, [12.0, 24.0, 36.0]), (True, [12.0] * 3)])
 def test_adds_demo_and_its_try_it_clearing_inside_the_loop(cleared, expected):
     edit = ("adds-demo", "for call in range(3):\n", "for call in range(3):\n    v.grad = None\n")
