@@ -62,7 +62,7 @@ def test_a_task_that_kills_its_worker_is_tried_once_more_then_lost(tmp_path):
 
 
 def test_a_task_past_its_time_budget_is_lost_at_once_and_the_others_go_on(tmp_path):
-    workers = pool.Pool(2, _nothing, task_timeout=3)
+    workers = pool.Pool(2, _nothing, task_timeout=1.5)
     try:
         tasks = [(_count_then, (str(tmp_path), name, action))
                  for name, action in (("hangs", "hang"), ("a", "return"), ("b", "return"), ("c", "return"))]
@@ -81,7 +81,7 @@ def test_a_task_past_its_time_budget_is_lost_at_once_and_the_others_go_on(tmp_pa
 def test_without_a_budget_a_slow_task_is_waited_for(tmp_path):
     workers = pool.Pool(1, _nothing, task_timeout=None)
     try:
-        assert workers.call(time.sleep, 1.5) is None
+        assert workers.call(time.sleep, 0.5) is None
     finally:
         workers.close()
     assert workers.faults == []
