@@ -1,6 +1,7 @@
-"""Lesson 3, practice exercise (Going further): ``dead_parameters(model)``: after ``loss.backward()``, the names of the
-parameters that received no gradient. A scenario is a net with one hidden ReLU layer made
-dead (a large negative bias), or none, and a head the forward pass never uses (``aux``)."""
+"""Lesson 3, practice exercise (Going further): ``dead_parameters(model)``: after
+``loss.backward()``, the names of the parameters that received no gradient. A scenario is a net
+with one hidden ReLU layer made dead (a large negative bias), or none, and a head the forward
+pass never uses (``aux``)."""
 from __future__ import annotations
 
 import torch
