@@ -12,6 +12,7 @@ from catalogue import TRAIN_LOOP
 from helpers import ROOT
 
 from autograder.instructor.judging import server as judge_server
+from autograder.judges import variants
 from autograder.judges.lesson3 import train_loop
 from autograder.kernel.checks import observer
 from autograder.wire.exercises import BY_NAME, CHECKS
@@ -95,8 +96,10 @@ def test_a_report_for_another_cell_does_not_count(judge):
 
 
 def _key(session, cell: str) -> str:
-    """The key in the instructor's hidden test, and a wrong letter."""
-    key = next(c.options["key"] for c in session.required[cell] if "key" in c.options)
+    """The key of the published variant (the session has no student and the judge no course
+    secret), and a wrong letter."""
+    question = next(c.options["question"] for c in session.required[cell])
+    key = variants.variant(question, None).key
     return key, next(letter for letter in "abcd" if letter != key)
 
 

@@ -13,10 +13,16 @@ from lessons import text as lesson_text
 KEY_CALL = re.compile(r"""(?<![\w])(?:text|raw|fail|nested|render|has|describe)\((?:[^()]*?,\s*)?["']([a-z_0-9]+\.[a-z_0-9.]+)["']""")
 
 
-def _keys_used(package: str) -> set:
+# The lessons ask the grader's messages for what a graded question shows: ``messages.text(...)``.
+GRADER_CALL = re.compile(r"""messages\.(?:text|raw|has)\(["']([a-z_0-9]+\.[a-z_0-9.]+)["']""")
+
+
+def _keys_used(package: str, pattern=KEY_CALL) -> set:
     keys = set()
     for path in (ROOT / package).rglob("*.py"):
-        keys |= set(KEY_CALL.findall(path.read_text()))
+        text = path.read_text()
+        grader = set(GRADER_CALL.findall(text)) if package == "lessons" and pattern is KEY_CALL else set()
+        keys |= set(pattern.findall(text)) - grader
     return keys
 
 
@@ -27,6 +33,13 @@ def test_every_key_in_code_exists(package, messages):
     assert len(used) > 10
     for key in used:
         messages.raw(key)  # raises KeyError when missing
+
+
+def test_the_grader_keys_the_lessons_use_exist():
+    used = _keys_used("lessons", GRADER_CALL)
+    assert "quiz.variant_missing" in used
+    for key in used:
+        grader_messages._GRADER.raw(key)
 
 
 @pytest.mark.parametrize("messages", [grader_messages._GRADER, lesson_text._LESSONS])

@@ -1,7 +1,10 @@
 """Graded Quick Checks: each question's code snippet, read from its markdown cell in the source
-notebook, is run with PyTorch, and the choice its hidden key names must be the one that is
-true (and no other choice may be). Plus the layout the graders rely on: one markdown cell per
-question, one answer cell, one test cell per question whose key sits only in hidden tests.
+notebook (or, for a generated question, its published variant as the question cell shows it),
+is run with PyTorch, and the choice its key names must be the one that is true (and no other
+choice may be). Plus the layout the graders rely on: one markdown cell per question (and a
+question cell for a generated one), one answer cell, one test cell per question whose key sits
+only in hidden tests or, generated, only in the judge (``tests/test_variants.py`` checks every
+other variant).
 """
 from __future__ import annotations
 
@@ -17,6 +20,8 @@ from torch.func import functional_call
 from torch.optim.optimizer import register_optimizer_step_pre_hook
 
 from autograder import messages as grader_messages
+from autograder.judges import variants
+from lessons.quiz import question_markdown
 
 SOURCES = source_notebooks()
 KEY_CALL = re.compile(r'check_choice\("(l\d_q\d)", answer_q(\d), key="([a-d])"\)')
@@ -28,9 +33,14 @@ def _graded(name: str) -> list:
     found = []
     for cell in SOURCES[name].cells:
         if re.fullmatch(r"quiz_q\d", grade_id(cell) or ""):
-            hidden = cell.source.split("### BEGIN HIDDEN TESTS")[1]
-            (qid, number, key), = KEY_CALL.findall(hidden)
-            found.append((qid, int(number), key, cells[f"quick-check-q{number}"].source))
+            qid, number = re.match(r'check_choice\("(l\d_q\d)", answer_q(\d)\)', cell.source).groups()
+            text = cells[f"quick-check-q{number}"].source
+            if variants.has_variants(qid):
+                published = variants.variant(qid, None)
+                key, text = published.key, f"{text}\n\n{question_markdown(qid, published.shown())}"
+            else:
+                (_, _, key), = KEY_CALL.findall(cell.source.split("### BEGIN HIDDEN TESTS")[1])
+            found.append((qid, int(number), key, text))
     return found
 
 
@@ -288,8 +298,10 @@ def test_graded_cells_layout(name):
     # the practice questions come first, or (lesson 3) under Going further, out of the hour
     further = ids.index("going-further") if "going-further" in ids else len(ids)
     practice = [] if ids.index("quick-check-widgets") > further else ["quick-check-widgets"]
+    shown = [[f"quick-check-q{k}", f"quiz_q{k}_question"] if variants.has_variants(qid) else [f"quick-check-q{k}"]
+             for qid, k, _, _ in questions]
     order = ["quick-check", *practice, "quick-check-graded",
-             *[f"quick-check-q{k}" for k in range(1, n + 1)], "quick_check_answers",
+             *[cell for pair in shown for cell in pair], "quick_check_answers",
              *[f"quiz_q{k}" for k in range(1, n + 1)]]
     start = ids.index("quick-check")
     assert ids[start:start + len(order)] == order
@@ -306,6 +318,12 @@ def test_graded_cells_layout(name):
         assert cell.metadata["nbgrader"] == {"grade": True, "grade_id": f"quiz_q{k}", "locked": True,
                                              "points": 1, "schema_version": 3, "solution": False,
                                              "task": False}
+        if variants.has_variants(qid):  # the key is the judge's, drawn for each student
+            assert cell.source == f'check_choice("{qid}", answer_q{k})'
+            question = cells[ids.index(f"quiz_q{k}_question")]
+            assert question.source == f'quiz.question("{qid}")' and question.metadata["nbgrader"]["locked"]
+            assert "```" not in cells[ids.index(f"quick-check-q{k}")].source
+            continue
         assert cell.source == (f'check_choice("{qid}", answer_q{k})\n### BEGIN HIDDEN TESTS\n'
                                f'check_choice("{qid}", answer_q{k}, key="{key}")\n'
                                "### END HIDDEN TESTS")

@@ -6,6 +6,8 @@ command's own module.
                                 [--no-sandbox]
     autograder report [ASSIGNMENT ...] [--course DIR] [--db-url URL]
     autograder course LANGUAGE --into DIR
+    autograder secret [--course DIR]
+    autograder variants ASSIGNMENT [--student ID ...] [--course DIR] [--db-url URL]
 
 ``grade`` (``grading.command``) grades every submission that is new or changed since it was
 graded (``--force``: every one; or only the named students: a regrade touches nobody else),
@@ -13,7 +15,8 @@ here or on a Dask cluster (``--scheduler``), generates feedback, exports grades.
 class report and prints the class's most common mistakes. ``report`` (``reports.command``)
 writes the class reports again from the gradebook (without grading). ``course``
 (``course.command``) writes the course directory in one language (nbgrader works on it
-unchanged). Before anything starts, the arguments are checked (``grading.preflight``): a
+unchanged). ``secret`` and ``variants`` (``exchange.variants``) give each student their own
+variant of every generated question. Before anything starts, the arguments are checked (``grading.preflight``): a
 command that cannot run says why in one sentence, and what to run instead.
 """
 from __future__ import annotations
@@ -49,6 +52,12 @@ def parser() -> argparse.ArgumentParser:
     r.add_argument("assignment", nargs="*",
                    help="the assignments whose page to write (default: every one in the gradebook)")
     _course_arguments(r)
+    s = sub.add_parser("secret", help="make the course secret that gives each student their own questions")
+    s.add_argument("--course", type=Path, default=Path.cwd(), help="course directory (default: here)")
+    v = sub.add_parser("variants", help="write each student's own questions beside the released notebook")
+    v.add_argument("assignment")
+    v.add_argument("--student", action="append", default=None, help="a student not (yet) in the gradebook")
+    _course_arguments(v)
     c = sub.add_parser("course", help="the course in another language")
     c.add_argument("language", help="es, pt, zh, fr, sv (or en)")
     c.add_argument("--into", type=Path, help="write an nbgrader course directory in that language here")
@@ -84,6 +93,10 @@ def main(argv=None) -> int:
         from .grading.command import grade as command
     elif args.command == "report":
         from .reports.command import report as command
+    elif args.command == "secret":
+        from .exchange.variants import secret_command as command
+    elif args.command == "variants":
+        from .exchange.variants import variants_command as command
     else:
         from .course import command
     return command(args)

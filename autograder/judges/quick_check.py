@@ -1,8 +1,8 @@
 """Quick Check answers: a letter from "a" to "d".
 
-The visible test only checks the form of the answer. The key is given to the hidden
-test, which exists only in the instructor's source notebook: the judge reads it there,
-and the kernel sees it only once the student's answer has been committed.
+The visible test only checks the form of the answer. The key is the judge's: for a generated
+question (``variants``), that of the student's own variant; otherwise the one a hidden test of
+the instructor's source notebook gives. A kernel never sees it.
 """
 from __future__ import annotations
 
@@ -12,15 +12,20 @@ from ..wire.verdict import PASS, Verdict, nested
 LETTERS = ("a", "b", "c", "d")
 
 
-def verify_value(answer, cases: str = "visible", question: str = "", key: str | None = None) -> Verdict:
+def verify_value(answer, cases: str = "visible", question: str = "", key: str | None = None,
+                 variant: str | None = None) -> Verdict:
+    """``variant``: the name of the student's own variant of a generated question, which the
+    message of a wrong answer gives (the key is never in it)."""
     letter = answer.strip().lower().rstrip(")") if isinstance(answer, str) else answer
     if letter not in LETTERS:
         return Verdict.fail("unanswered", "quiz.unanswered", question=question, choices=", ".join(LETTERS),
                             got=repr(answer)[:100])
     if key is not None and letter != key:
+        named = {"variant": variant} if variant and variant != "published" else {}
+        which = "wrong_variant" if named else "wrong"
         revisit = f"revisit.{question}"
         if messages.has(revisit):
-            return Verdict.fail("wrong_choice", "quiz.wrong_revisit", question=question, got=letter,
-                                revisit=nested(revisit))
-        return Verdict.fail("wrong_choice", "quiz.wrong", question=question, got=letter)
+            return Verdict.fail("wrong_choice", f"quiz.{which}_revisit", question=question, got=letter,
+                                revisit=nested(revisit), **named)
+        return Verdict.fail("wrong_choice", f"quiz.{which}", question=question, got=letter, **named)
     return PASS

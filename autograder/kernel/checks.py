@@ -116,14 +116,43 @@ def _make(spec: Exercise):
 
 def check_choice(question: str, answer, key: str | None = None, cases: str = "visible") -> None:
     """A graded Quick Check answer: one of "a"–"d". While grading, the answer is recorded and
-    the judge, which alone holds the key, decides it; a student working alone learns at
-    once whether it has the form of an answer (and, given a key, whether it is right)."""
+    the judge, which alone holds the key, decides it. A student working alone on the published
+    variant of a generated question learns at once whether it is right, and why; in a course
+    (``variants.json`` beside the notebook) the answer is only recorded."""
     __tracebackhide__ = True
-    verdict = run_value_check(CHECKS["check_choice"], answer, cases, question=question, key=key)
-    if verdict is None or key is None:
+    shown = _published_shown(question)
+    try:
+        verdict = run_value_check(CHECKS["check_choice"], answer, cases, question=question, key=key)
+    except AssertionError as wrong:
+        why = _why(question, shown, answer)
+        if why:
+            raise AssertionError(f"{wrong} {why}") from None
+        raise
+    if verdict is None or (key is None and shown is None):
         print(messages.text("quiz.recorded", question=question, got=str(answer).strip().lower().rstrip(")")))
     else:
-        print(messages.text("quiz.right", question=question))
+        print(" ".join(filter(None, [messages.text("quiz.right", question=question), _why(question, shown, answer)])))
+
+
+def _published_shown(question: str) -> dict | None:
+    """The published variant a student working alone sees (None in a course, or while grading)."""
+    judge = connection.judge()
+    if not judge.self_study():
+        return None
+    shown = judge.variant(question)
+    return shown if shown and shown.get("published") else None
+
+
+def _why(question: str, shown: dict | None, answer) -> str:
+    """The explanation of the option ``answer`` names, in the published variant."""
+    letter = answer.strip().lower().rstrip(")") if isinstance(answer, str) else None
+    if shown is None or letter not in LETTERS[:len(shown["order"])]:
+        return ""
+    option = shown["order"][LETTERS.index(letter)]
+    return messages.text(f"quiz.{question}.why_{option}", **shown["params"])
+
+
+LETTERS = ("a", "b", "c", "d")
 
 
 for _spec in ALL:

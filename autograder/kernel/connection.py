@@ -73,6 +73,14 @@ class RemoteJudge:
         """While grading, a value check's verdict is the judge's, from the committed answer."""
         return None
 
+    def variant(self, question: str) -> dict | None:
+        """The submitting student's variant of a question, as the judge draws it (never its key)."""
+        reply = self._ask({"op": "variant", "question": question})
+        return reply.get("variant") if isinstance(reply.get("variant"), dict) else None
+
+    def self_study(self) -> bool:
+        return False
+
 
 _judge = None
 

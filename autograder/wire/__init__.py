@@ -8,6 +8,8 @@ judge, imported by both sides and by nothing else's internals.
 * ``codec``: student values as JSON data and back (never pickle);
 * ``tensors``: tensors as data, and tolerant comparison;
 * ``verdict``: a verdict as data (a mistake's id, a message key and its fields);
+* ``variants``: the file that carries each student's variants of the generated questions
+  (code and numbers, never a key) from the instructor to the student's kernel;
 * ``framing``: one JSON line per message, with a size limit and attached descriptors, for
   every socket of the system (kernel and judge, grader and judge, grader and fork server,
   coordinator and workers).

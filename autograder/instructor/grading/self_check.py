@@ -67,7 +67,7 @@ def grade_notebook(config, root: Path, assignment: str, notebook: Path, db_url: 
     config = copy.deepcopy(config)
     nb = nbformat.read(str(notebook), as_version=4)
     resources = {"nbgrader": {"assignment": assignment, "notebook": notebook.stem, "student": "self-check",
-                              "db_url": db_url},
+                              "db_url": db_url, "self_check": True},  # the published variant of every question
                  "metadata": {"path": str(notebook.parent)}}
     try:
         for phase in ("sanitize_preprocessors", "autograde_preprocessors"):

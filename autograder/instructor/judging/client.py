@@ -40,9 +40,9 @@ def request(path: str, message: dict, timeout: float = 60, with_fd: bool = False
 class JudgeSession:
     """The judge's record of one notebook's run."""
 
-    def __init__(self, path: str, assignment: str, notebook: str):
+    def __init__(self, path: str, assignment: str, notebook: str, student: str | None = None):
         self.path = path
-        reply = request(path, {"op": "open", "assignment": assignment, "notebook": notebook})
+        reply = request(path, {"op": "open", "assignment": assignment, "notebook": notebook, "student": student})
         self.id, self.cells = reply["session"], set(reply["cells"])
 
     def _ask(self, op: str, **fields):

@@ -35,6 +35,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ... import judges
+from ...judges import variants
 from ...judges.seeds import secret_seed
 from ...wire import framing
 from ...wire.exercises import ALL, CHECKS
@@ -66,6 +67,8 @@ class Issue:
 @dataclass
 class Session:
     required: dict  # grade id → [CheckCall]
+    assignment: str = ""
+    student: str | None = None  # nbgrader's id of the student who submitted (never the notebook's word)
     window: str | None = None
     sealed: bool = False
     committed: dict = field(default_factory=dict)  # grade id → {name: data}
@@ -75,9 +78,10 @@ class Session:
 
 
 class Judge:
-    def __init__(self, course_root: Path):
+    def __init__(self, course_root: Path, course_secret: bytes | None = None):
         self.root = Path(course_root)
         self.secret = secrets.token_bytes(32)
+        self.course_secret = course_secret  # draws each student's variant of a question (None: the published one)
         self.sessions: dict = {}
         self._notebooks: dict = {}
         self._lock = threading.Lock()
@@ -91,12 +95,14 @@ class Judge:
                 self._notebooks[key] = cells.of_notebook(path)
             return self._notebooks[key]
 
-    def open(self, assignment: str, notebook: str) -> dict:
+    def open(self, assignment: str, notebook: str, student: str | None = None) -> dict:
         for part in (assignment, notebook):
             if not part or "/" in part or part.startswith("."):
                 raise ValueError(f"bad name {part!r}")
+        if student is not None and not isinstance(student, str):
+            raise ValueError("bad student id")
         sid = secrets.token_hex(8)
-        self.sessions[sid] = Session(self._required(assignment, notebook))
+        self.sessions[sid] = Session(self._required(assignment, notebook), assignment, student or None)
         return {"session": sid, "cells": sorted(self.sessions[sid].required)}
 
     def begin(self, session: Session, cell: str) -> dict:
@@ -151,7 +157,7 @@ class Judge:
                 return Verdict.fail("not_committed", "judge.not_committed")
             try:
                 answer = cells.evaluate(call.subject, committed)
-                return module.verify_value(answer, call.cases, **call.options)
+                return module.verify_value(answer, call.cases, **self._options(session, call))
             except Exception:  # a malformed committed value must not take the judge down
                 return Verdict.fail("malformed", "judge.malformed")
         issues = [i for i in session.issued.values() if i.cell == cell and i.call == (call.spec.check, call.cases)]
@@ -163,6 +169,24 @@ class Judge:
             if not issue.verdict.ok:
                 return issue.verdict
         return PASS
+
+    def _variant(self, session: Session, question: str) -> variants.Variant:
+        seed = variants.seed(self.course_secret, session.assignment, question, session.student)
+        return variants.variant(question, seed)
+
+    def _options(self, session: Session, call) -> dict:
+        """A check's constant arguments; a generated question's key is that of the student's own variant."""
+        question = call.options.get("question")
+        if call.spec.check == "check_choice" and isinstance(question, str) and variants.has_variants(question):
+            variant = self._variant(session, question)
+            return {**call.options, "key": variant.key, "variant": variant.label}
+        return call.options
+
+    def variant(self, session: Session, question: str) -> dict:
+        """What the kernel may show of the student's own variant of a question (never its key)."""
+        if not variants.has_variants(question):
+            return {"error": "unknown question"}
+        return {"variant": self._variant(session, question).shown()}
 
     def close(self, sid: str) -> dict:
         self.sessions.pop(sid, None)
@@ -254,6 +278,8 @@ def _answer(judge: Judge, session: Session, line: bytes) -> dict:
         reply = judge.commit(session, request.get("values"))
     elif op == "scenarios":
         reply = judge.scenarios(session, str(request.get("check")), str(request.get("cases")))
+    elif op == "variant":
+        reply = judge.variant(session, str(request.get("question")))
     elif op == "report":
         reply = judge.report(session, str(request.get("token")), request.get("observation"))
     else:
@@ -270,7 +296,7 @@ def _handle(judge: Judge, conn: socket.socket) -> None:
             if op == "ping":
                 reply = {"ok": True, "pid": os.getpid()}
             elif op == "open":
-                reply = judge.open(request["assignment"], request["notebook"])
+                reply = judge.open(request["assignment"], request["notebook"], request.get("student"))
             else:
                 session = judge.sessions[request["session"]]
                 if op == "channel":
@@ -298,9 +324,9 @@ def _warm_up() -> None:
         judges.module(spec)
 
 
-def serve(path: str, course_root: str) -> None:
+def serve(path: str, course_root: str, course_secret: bytes | None = None) -> None:
     _warm_up()
-    judge = Judge(Path(course_root))
+    judge = Judge(Path(course_root), course_secret)
     server = unix_socket.listen(path, 64)
     while True:
         conn, _ = server.accept()
@@ -313,4 +339,5 @@ def main(path: str, settings: dict) -> None:
     from ..kernels.sandbox.syscalls import die_with_parent
 
     die_with_parent(signal.SIGKILL, settings.get("parent", 0))
-    serve(path, settings["course_root"])
+    secret = settings.get("course_secret")
+    serve(path, settings["course_root"], bytes.fromhex(secret) if secret else None)

@@ -28,6 +28,7 @@ from pathlib import Path
 
 import psutil
 
+from .. import course_secret
 from ..judging import client
 from . import forkserver
 
@@ -134,9 +135,13 @@ class Services:
         settings = {"module": MODULES[which], "socket": self.fork_socket if which == "fork" else self.judge_socket,
                     "sys_path": [p for p in sys.path if p], "parent": os.getpid(),  # it ends when this process does
                     "course_root": str(root)}
+        if which == "judge":
+            secret = course_secret.read(root)
+            settings.update(course_secret=secret.hex() if secret else None)
         if which == "fork":
             settings.update(sandbox=self.sandbox, mplconfigdir=_matplotlib_cache(),
-                            forbidden=[str(root / f) for f in NBGRADER_FOLDERS] + self.keep_out + [str(self.folder)],
+                            forbidden=[str(root / f) for f in NBGRADER_FOLDERS + (course_secret.FILE,)]
+                            + self.keep_out + [str(self.folder)],
                             protected=[str(root), os.path.expanduser("~")])
         return settings
 

@@ -100,7 +100,8 @@ class JudgedExecute(Execute):
             # plain nbgrader autograde (its converter names the gradebook): no run checked the
             # instructor's notebook yet
             self_check.once(self.config, root, nbgrader["assignment"], nbgrader["notebook"], nbgrader["db_url"])
-        self._session = JudgeSession(self._services.judge_socket, nbgrader["assignment"], nbgrader["notebook"])
+        self._session = JudgeSession(self._services.judge_socket, nbgrader["assignment"], nbgrader["notebook"],
+                                     None if nbgrader.get("self_check") else nbgrader.get("student"))
         self._folder = self._services.kernel_folder()
         self._stage = resources.get("metadata", {}).get("path") or os.getcwd()
         self._language = messages.notebook_language(nb)
