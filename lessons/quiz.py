@@ -94,7 +94,7 @@ def question_markdown(qid: str, shown: dict) -> str:
     """A graded question's variant as Markdown: what is given, the code, the options."""
     note, given, code, options = _parts(qid, shown)
     parts = [f"*{note}*" if note else "", given, f"```python\n{code}```",
-             "\n".join(f"- **{letter})** {said}" for letter, said in options)]
+             "\n".join(f"- **{letter})** {said}" for letter, said in options)]  # (an exercise's code has none)
     return "\n\n".join(part for part in parts if part)
 
 
@@ -109,12 +109,13 @@ def question_html(qid: str, shown: dict) -> str:
     note, given, code, options = _parts(qid, shown)
     parts = [f"<p><em>{_inline(note)}</em></p>" if note else "", f"<p>{_inline(given)}</p>" if given else "",
              f"<pre><code>{html.escape(code, quote=False)}</code></pre>",
-             "<ul>" + "".join(f"<li><b>{letter})</b> {_inline(said)}</li>" for letter, said in options) + "</ul>"]
+             "<ul>" + "".join(f"<li><b>{letter})</b> {_inline(said)}</li>" for letter, said in options) + "</ul>"
+             if options else ""]
     return "".join(parts)
 
 
 def question(qid: str) -> None:
-    """Show this student's variant of the graded question ``qid``."""
+    """Show this student's variant of the graded question ``qid`` (or of an exercise's code)."""
     shown = connection.judge().variant(qid)
     if shown is None:
         raise ValueError(f"{qid!r} is not a generated question")

@@ -11,6 +11,7 @@ from catalogue_lessons import LESSON1, LESSON2, LESSON3, LESSON4
 from judging import judge_function
 
 from autograder import judges
+from autograder.judges import variants
 from autograder.judges.lesson1 import graph_predictions
 from autograder.judges.lesson2 import value_backward
 from autograder.wire.codec import roundtrip
@@ -62,6 +63,9 @@ def test_property_predictions_come_from_pytorch():
     assert truth["d"] == (False, True, None)
 
 
+PUBLISHED = variants.variant("l1_graph_predictions", None).shown()
+
+
 @pytest.mark.parametrize("answers,part,ok,mistake", [
     ({"x": (True, True, None), "k": (False, True, None), "y": (True, False, "MulBackward0")},
      "visible", True, ""),
@@ -77,9 +81,20 @@ def test_property_predictions_come_from_pytorch():
      "requires_grad"),
 ])
 def test_property_predictions(answers, part, ok, mistake):
-    verdict = graph_predictions.verify_value(roundtrip(answers), part)
+    """Judged on the published variant of the code (the one the solution answers)."""
+    verdict = graph_predictions.verify_value(roundtrip(answers), part, variant=PUBLISHED)
     assert verdict.ok is ok, verdict.message
     assert verdict.mistake == mistake
+    if part == "hidden":  # without the student's variant (their own kernel): the form only
+        assert graph_predictions.verify_value(roundtrip(answers), part).ok
+
+
+def test_property_predictions_follow_the_students_variant():
+    """The same answers, judged on another student's code: their z and d differ."""
+    answers = roundtrip({"z": (True, False, "SumBackward0"), "d": (False, True, None)})
+    others = [variants.variant("l1_graph_predictions", seed).shown() for seed in range(30)]
+    verdicts = [graph_predictions.verify_value(answers, "hidden", variant=shown) for shown in others]
+    assert sum(not v.ok for v in verdicts) >= 15
 
 
 def test_judges_restore_grad_mode_even_when_the_student_crashes():

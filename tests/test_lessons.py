@@ -1,6 +1,8 @@
 """The lessons package: demos compared with PyTorch itself, widgets, Quick Checks, hints, exercise (a)/(d) judges."""
 from __future__ import annotations
 
+import re
+
 import matplotlib
 
 matplotlib.use("Agg")
@@ -9,7 +11,8 @@ import pytest  # noqa: E402
 import torch  # noqa: E402
 from judging import judge_function  # noqa: E402
 
-from autograder.judges.lesson3.accumulation_predictions import true_values, verify_value  # noqa: E402
+from autograder.judges import variants  # noqa: E402
+from autograder.judges.lesson3.accumulation_predictions import true_values, v_truth, verify_value  # noqa: E402
 from autograder.wire.codec import roundtrip  # noqa: E402
 from lessons import demos, exercises, quiz, widgets  # noqa: E402
 
@@ -111,6 +114,8 @@ ALL_RIGHT = {"grad_before": None, "grad_after_one": 12.0, "grad_after_two": 24.0
              "v_grad_before": None, "v_grad_after_one": -9.0, "v_grad_after_two": -18.0, "v_grad_after_clear": -9.0}
 V_NAMES = ("v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear")
 V_KEY = {name: ALL_RIGHT[name] for name in V_NAMES}
+V_FAMILY = "l3_accumulation_predictions"
+PUBLISHED_V = variants.variant(V_FAMILY, None).shown()
 WRONG_OTHER = (" which is not what PyTorch gives for the second piece of code (v). The rules are those of the first: "
                ".grad is None before any backward(), each backward() adds d(loss)/dv into it, and after v.grad = None "
                "the next one starts from nothing.")
@@ -158,39 +163,48 @@ def test_predictions(changes, ok, words):
     ({"v_grad_after_one": float("nan"), "v_grad_after_two": float("nan"), "v_grad_after_clear": float("nan")},
      "`v_grad_after_one` should be a number (a Python float), got nan."),
 ])
-def test_hidden_predictions_are_judged_against_the_key(changes, message):
-    """The points depend on the v predictions, which only the hidden test, given the key, judges."""
+def test_hidden_predictions_are_judged_against_the_variant(changes, message):
+    """The points depend on the v predictions, which only the hidden test judges: against the
+    student's own variant (here the published one, whose truth the solution holds)."""
     answers = roundtrip({name: dict(ALL_RIGHT, **changes)[name] for name in V_NAMES})
-    verdict = verify_value(answers, "hidden", key=V_KEY)
+    verdict = verify_value(answers, "hidden", variant=PUBLISHED_V)
     assert verdict.ok is (message == ""), verdict.message
     assert verdict.message == message
-    if changes and message.startswith("`v_grad_after") and "still" not in message and "a number" not in message:
-        # without the key (a student calling the hidden check in their own kernel) the form passes: no clue
+    if "`...`" not in message and "a number" not in message:  # without a variant, only the form
         assert verify_value(answers, "hidden").ok
 
 
-def test_the_hidden_key_is_what_pytorch_gives_for_the_code_the_lesson_shows():
-    """The key in the instructor's hidden test answers the question the English lesson asks (the
-    numbers read from its markdown), computed by PyTorch."""
-    import re
+def test_another_variant_has_another_truth():
+    """A student whose v starts elsewhere, or whose loss differs, answers other numbers: the
+    published answers (in the source's solution) score nothing for them."""
+    answers = roundtrip({name: ALL_RIGHT[name] for name in V_NAMES})
+    other = [variants.variant(V_FAMILY, seed).shown() for seed in range(40)]
+    differing = [v for v in other if v["params"] != PUBLISHED_V["params"]]
+    assert len(differing) > 30
+    for shown in differing:
+        verdict = verify_value(answers, "hidden", variant=shown)
+        assert not verdict.ok and verdict.mistake == "wrong_prediction", shown["params"]
+        truth = v_truth(shown)
+        assert verify_value(roundtrip(truth), "hidden", variant=shown).ok
 
-    import nbformat
-    from helpers import ROOT
 
-    from autograder.instructor.judging import cells as test_cells
+def test_the_published_variant_is_the_code_the_solution_answers():
+    """The published variant's code, run statement by statement, gives the solution's v answers."""
+    from helpers import ROOT, solutions, read
 
-    nb = nbformat.read(ROOT / "source" / "03_zeroing_grad" / "03_zeroing_grad.ipynb", as_version=4)
-    by_id = {c.id: c for c in nb.cells}
-    text = by_id["ex-a-other"].source
-    start = float(re.search(r"v = torch\.tensor\((-?[\d.]+), requires_grad=True\)", text).group(1))
-    scale = float(re.search(r"`(-?[\d.]+) \* v \*\* 2`", text).group(1))
-    truth = true_values(start, lambda v: scale * v ** 2, V_NAMES)
-    source = by_id["accumulation_predictions_tests"].source
-    hidden = [c for c in test_cells.required_checks(source) if c.cases == "hidden"]
-    assert [c.options for c in hidden] == [{"key": truth}]
-    assert truth == V_KEY
-    kernel = test_cells.kernel_source(source)
-    assert "key" not in kernel and "-18.0" not in kernel and "cases='hidden'" in kernel
+    solution = solutions(read(ROOT / "source" / "03_zeroing_grad" / "03_zeroing_grad.ipynb"))
+    names: dict = {}
+    exec(solution["accumulation_predictions"], names)
+    assert {name: names[name] for name in V_NAMES} == V_KEY == v_truth(None)
+    seen, namespace = {}, {"torch": torch}
+    for line in PUBLISHED_V["code"].splitlines():
+        marker = re.fullmatch(r"# \(\d\) (v_grad_\w+)", line)
+        if marker:
+            grad = namespace["v"].grad
+            seen[marker.group(1)] = None if grad is None else grad.item()
+        else:
+            exec(line, namespace)
+    assert seen == V_KEY
 
 
 def test_a_student_calling_the_hidden_check_learns_only_that_it_is_recorded(capsys):
@@ -200,7 +214,7 @@ def test_a_student_calling_the_hidden_check_learns_only_that_it_is_recorded(caps
     check_accumulation_predictions({name: wrong[name] for name in V_NAMES}, cases="hidden")
     assert capsys.readouterr().out.startswith("Recorded: answers.")
     with pytest.raises(AssertionError, match="v_grad_after_two"):
-        check_accumulation_predictions({name: wrong[name] for name in V_NAMES}, cases="hidden", key=V_KEY)
+        check_accumulation_predictions({name: wrong[name] for name in V_NAMES}, cases="hidden", variant=PUBLISHED_V)
     with pytest.raises(TypeError):
         check_accumulation_predictions(wrong, colour="red")
 

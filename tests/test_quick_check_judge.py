@@ -14,7 +14,7 @@ from autograder.kernel.checks import check_choice
 from autograder.wire.codec import roundtrip
 from lessons import quiz
 
-PUBLISHED = {q: variants.variant(q, None) for q in variants.FAMILIES}
+PUBLISHED = {q: variants.variant(q, None) for q, family in variants.FAMILIES.items() if family.options}
 
 
 @pytest.mark.parametrize("answer,key,ok,mistake", [
@@ -43,7 +43,7 @@ def in_course(tmp_path, monkeypatch):
     return tmp_path
 
 
-@pytest.mark.parametrize("question", sorted(variants.FAMILIES))
+@pytest.mark.parametrize("question", sorted(q for q, family in variants.FAMILIES.items() if family.options))
 def test_alone_the_check_says_at_once_whether_it_is_right_and_why(question, alone, capsys):
     published = PUBLISHED[question]
     check_choice(question, published.key)
@@ -102,3 +102,17 @@ def test_a_key_given_by_a_hidden_test_still_decides(alone, capsys):
     with pytest.raises(AssertionError) as failure:
         check_choice("l1_q1", "a", key="b")
     assert '"a" is not the best answer' in str(failure.value) and '"b"' not in str(failure.value)
+
+
+@pytest.mark.parametrize("entry", ["not a dict", {"code": 1, "order": [], "params": {}}, {"code": "x = 1"}, None])
+def test_a_broken_variants_entry_shows_the_published_question_with_a_note(in_course, entry):
+    path = in_course / "release" / "01_requires_grad" / "variants.json"
+    data = json.loads(path.read_text())
+    mine = next(iter(data["students"]))  # whose it is does not matter: every entry is replaced
+    data["students"] = {key: {"l1_q1": entry} for key in data["students"]}
+    assert mine in data["students"]
+    path.write_text(json.dumps(data))
+    shown = quiz.connection.judge().variant("l1_q1")
+    assert shown["missing"] and shown["code"] == PUBLISHED["l1_q1"].code
+    path.write_text("{not json")
+    assert quiz.connection.judge().variant("l1_q1")["missing"]

@@ -14,11 +14,13 @@ from nbgrader.api import Gradebook
 
 from autograder.instructor import course_secret
 from autograder.judges import variants
+from autograder.judges.lesson1 import graph_predictions
 from lessons.quiz import question_html, question_markdown
 
 pytestmark = pytest.mark.slow
 NAME = "01_requires_grad"
 QUESTIONS = ("l1_q1", "l1_q2", "l1_q3")
+GRAPH = "l1_graph_predictions"
 SECRET = b"a course secret for the tests"
 
 
@@ -33,6 +35,11 @@ def keys(student) -> list:
     return [variants.of_student(SECRET, q, student).key for q in QUESTIONS]
 
 
+def graph(student) -> dict:
+    """The true answers of exercise 1(a) for the student's own code."""
+    return graph_predictions.true_properties(variants.of_student(SECRET, GRAPH, student).shown())
+
+
 def students() -> tuple:
     """Three students: the second's keys differ from the first's on every question, the
     third's from the published keys (found under this secret, not assumed)."""
@@ -40,15 +47,17 @@ def students() -> tuple:
     names = [f"student{i}" for i in range(200)]
     differ = lambda a, b: all(x != y for x, y in zip(a, b))  # noqa: E731
     first = names[0]
-    second = next(n for n in names if differ(keys(n), keys(first)))
-    third = next(n for n in names if n not in (first, second) and differ(keys(n), published))
+    second = next(n for n in names if differ(keys(n), keys(first)) and graph(n) != graph(first))
+    third = next(n for n in names if n not in (first, second) and differ(keys(n), published)
+                 and graph(n) != graph_predictions.true_properties(None))
     return first, second, third, published
 
 
 @pytest.fixture(scope="module")
 def graded(tmp_path_factory):
-    """ada answers her own variants; grace hands in ada's answers; eve the published keys, read
-    from ``source/``; all three solve every exercise. (Their ids are found by ``students``.)"""
+    """ada answers her own variants (Quick Checks and exercise 1(a)); grace hands in ada's
+    answers; eve the published ones, read from ``source/``; all three solve exercise 1(b).
+    (Their ids are found by ``students``.)"""
     folder = tmp_path_factory.mktemp("variants")
     env = isolated_env(folder / "home")
     root = folder / "course"
@@ -61,12 +70,17 @@ def graded(tmp_path_factory):
     right = solutions(read(ROOT / "source" / NAME / f"{NAME}.ipynb"))
     release = read(root / "release" / NAME / f"{NAME}.ipynb")
 
-    def answers(letters):
-        return dict(right, quick_check_answers="".join(f'answer_q{i} = "{k}"\n' for i, k in enumerate(letters, 1)))
-    for student, letters in ((ada, keys(ada)), (grace, keys(ada)), (eve, published)):
+    def answers(letters, predictions=None):
+        quiz = "".join(f'answer_q{i} = "{k}"\n' for i, k in enumerate(letters, 1))
+        mine = {"quick_check_answers": quiz}
+        if predictions is not None:
+            mine["graph_predictions"] = f"predictions = {predictions!r}\n"
+        return dict(right, **mine)
+    for student, given in ((ada, answers(keys(ada), graph(ada))), (grace, answers(keys(ada), graph(ada))),
+                           (eve, answers(published))):
         folder_ = root / "submitted" / student / NAME
         folder_.mkdir(parents=True)
-        (folder_ / f"{NAME}.ipynb").write_text(json.dumps(fill(release, answers(letters))))
+        (folder_ / f"{NAME}.ipynb").write_text(json.dumps(fill(release, given)))
     output = run(["grade", NAME, "--jobs", "2"], root, env).stdout
     with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
         scores = {s.id: {g.name: g.score for g in gb.find_submission_notebook(NAME, NAME, s.id).grades}
@@ -75,16 +89,17 @@ def graded(tmp_path_factory):
 
 
 def quiz_scores(scores, student) -> list:
-    return [scores[student][f"quiz_q{i}"] for i in range(1, len(QUESTIONS) + 1)]
+    return [scores[student][f"quiz_q{i}"] for i in range(1, len(QUESTIONS) + 1)] + \
+        [scores[student]["graph_predictions_tests"]]
 
 
 def test_each_student_is_judged_against_their_own_variant(graded):
     root, _, output, scores, (ada, grace, eve) = graded
-    assert quiz_scores(scores, ada) == [1, 1, 1], output
-    assert quiz_scores(scores, grace) == [0, 0, 0], "a classmate's answers answer another question"
-    assert quiz_scores(scores, eve) == [0, 0, 0], "the published keys answer the published question only"
+    assert quiz_scores(scores, ada) == [1, 1, 1, 2], output
+    assert quiz_scores(scores, grace) == [0, 0, 0, 0], "a classmate's answers answer another question"
+    assert quiz_scores(scores, eve) == [0, 0, 0, 0], "the published answers answer the published question only"
     for student in (ada, grace, eve):  # everything else is graded as always
-        assert all(score > 0 for cell, score in scores[student].items() if not cell.startswith("quiz_q"))
+        assert scores[student]["freeze_body_tests"] == 3
 
 
 def test_the_notebook_and_the_feedback_show_the_students_own_variant(graded):
@@ -93,9 +108,10 @@ def test_the_notebook_and_the_feedback_show_the_students_own_variant(graded):
         nb = read(root / "autograded" / student / NAME / f"{NAME}.ipynb")
         cells = {c.get("id"): c for c in nb.cells}
         feedback = (root / "feedback" / student / NAME / f"{NAME}.html").read_text()
-        for i, question in enumerate(QUESTIONS, 1):
+        shown = {f"quiz_q{i}_question": q for i, q in enumerate(QUESTIONS, 1)}
+        for cell, question in {**shown, "graph_predictions_code": GRAPH}.items():
             mine = variants.of_student(SECRET, question, student)
-            data = cells[f"quiz_q{i}_question"].outputs[0]["data"]
+            data = cells[cell].outputs[0]["data"]
             assert data["text/plain"] == question_markdown(question, mine.shown())
             assert data["text/html"] == question_html(question, mine.shown())  # what the pages keep
             assert data["text/html"] in feedback

@@ -14,6 +14,7 @@ from torch import nn
 from autograder.judges import variants
 from autograder.judges.variants import LETTERS
 from autograder.instructor.course import source_notebook
+from helpers import ROOT, read, solutions
 
 SEEDS = range(300)
 
@@ -194,11 +195,16 @@ def right_options(v, monkeypatch) -> list:
     return [name for name, holds in claims.items() if holds]
 
 
+CHOICES = sorted(q for q, family in variants.FAMILIES.items() if family.options)  # the Quick Checks
+CODES = sorted(q for q, family in variants.FAMILIES.items() if not family.options)  # exercises' code
+
+
 def test_every_family_is_checked():
-    assert set(CLAIMS) == set(variants.FAMILIES)
+    assert set(CLAIMS) == set(CHOICES) and len(CHOICES) == 13
+    assert CODES == ["l1_graph_predictions", "l3_accumulation_predictions"]
 
 
-@pytest.mark.parametrize("question", sorted(variants.FAMILIES))
+@pytest.mark.parametrize("question", CHOICES)
 def test_every_variant_has_exactly_one_right_option_by_running_it(question, monkeypatch):
     rights, ran = set(), {}
     for seed in [None, *SEEDS]:
@@ -213,7 +219,7 @@ def test_every_variant_has_exactly_one_right_option_by_running_it(question, monk
     assert len(rights) >= 2, "the code must decide which option (or which value) is right, not only the order"
 
 
-@pytest.mark.parametrize("question", sorted(variants.FAMILIES))
+@pytest.mark.parametrize("question", CHOICES)
 def test_the_key_moves_between_students(question):
     secret = b"s" * 32
     drawn = [variants.of_student(secret, question, f"student{i}") for i in range(40)]
@@ -233,7 +239,7 @@ def test_no_secret_or_no_student_gets_the_published_variant():
 
 
 def test_the_published_variant_is_the_one_the_solution_answers():
-    for question in variants.FAMILIES:
+    for question in CHOICES:
         nb = json.loads(source_notebook(variants.ASSIGNMENT[question[:2]]).read_text())
         solution = next("".join(c["source"]) for c in nb["cells"] if c.get("id") == "quick_check_answers")
         answers = dict(re.findall(r'answer_(q\d) = "([a-d])"', solution))
@@ -245,3 +251,40 @@ def test_what_a_kernel_sees_does_not_say_which_option_is_right():
     shown = v.shown()
     assert set(shown) == {"question", "code", "order", "params", "published"}
     assert v.key not in json.dumps(shown).split('"') and "right" not in shown
+
+
+def test_the_graph_code_runs_and_its_graded_half_differs_between_students():
+    """Every variant of exercise 1(a)'s code runs, and the graded tensors (``z``, ``d``) get
+    many different true answers across students; the published one is the solution's."""
+    from autograder.judges.lesson1 import graph_predictions
+
+    graded = set()
+    for seed in SEEDS:
+        truth = graph_predictions.true_properties(variants.variant("l1_graph_predictions", seed).shown())
+        graded.add((truth["z"], truth["d"]))
+    assert len(graded) >= 8
+    solution = solutions(read(ROOT / "source" / "01_requires_grad" / "01_requires_grad.ipynb"))
+    names: dict = {}
+    exec(solution["graph_predictions"], names)
+    assert names["predictions"] == graph_predictions.true_properties(None)
+
+
+def test_every_accumulation_variant_is_what_its_code_does():
+    """The judge's truth for v, for every variant, is what the shown code leaves in ``v.grad``
+    at its four marked lines, run statement by statement."""
+    from autograder.judges.lesson3.accumulation_predictions import v_truth
+
+    truths = set()
+    for seed in [None, *SEEDS]:
+        shown = variants.variant("l3_accumulation_predictions", seed).shown()
+        seen, namespace = {}, {"torch": torch}
+        for line in shown["code"].splitlines():
+            marker = re.fullmatch(r"# \(\d\) (v_grad_\w+)", line)
+            if marker:
+                grad = namespace["v"].grad
+                seen[marker.group(1)] = None if grad is None else grad.item()
+            else:
+                exec(line, namespace)
+        assert seen == v_truth(shown), shown["code"]
+        truths.add(json.dumps(seen))
+    assert len(truths) >= 10

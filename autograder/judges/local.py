@@ -8,6 +8,7 @@ connected; a grading kernel never imports this package.
 """
 from __future__ import annotations
 
+import getpass
 import json
 import os
 from pathlib import Path
@@ -17,6 +18,12 @@ from ..wire.variants import VARIANTS_FILE, student_key
 from ..wire.spec import Exercise
 from ..wire.verdict import Verdict
 from . import module, select, variants
+
+
+def student_id() -> str:
+    """Who this student is, as nbgrader's exchange names them: their JupyterHub user name, or
+    their user name on this machine."""
+    return os.environ.get("JUPYTERHUB_USER") or getpass.getuser()
 
 
 class LocalJudge:
@@ -47,6 +54,8 @@ class LocalJudge:
         if spec.check == "check_choice" and options.get("key") is None and isinstance(question, str) \
                 and variants.has_variants(question) and self.self_study():
             options = {**options, "key": variants.variant(question, None).key}
+        if spec.variants and options.get("variant") is None and cases == "visible":  # the code this student saw
+            options = {**options, "variant": self.variant(spec.variants)}
         return module(spec).verify_value(roundtrip(answer), cases, **options)
 
     def self_study(self) -> bool:
@@ -55,15 +64,16 @@ class LocalJudge:
 
     def variant(self, question: str) -> dict | None:
         """The variant this student's notebook shows: theirs from the course's variants file,
-        found by their JupyterHub user name, or the published one."""
+        found by their id (``student_id``), or the published one."""
         if not variants.has_variants(question):
             return None
         try:
             with open(VARIANTS_FILE, encoding="utf-8") as f:
-                mine = json.load(f)["students"].get(student_key(os.environ.get("JUPYTERHUB_USER", "")), {})
+                mine = json.load(f)["students"].get(student_key(student_id()), {})
             shown = mine.get(question)
         except (OSError, ValueError, KeyError, AttributeError, TypeError):
             shown = None
-        if isinstance(shown, dict):
+        if (isinstance(shown, dict) and isinstance(shown.get("code"), str) and isinstance(shown.get("order"), list)
+                and isinstance(shown.get("params"), dict)):
             return shown
         return {**variants.variant(question, None).shown(), "missing": not self.self_study()}

@@ -32,6 +32,10 @@ class Exercise:
     # an ungraded practice exercise under the lesson's "Going further": its check cell is a plain
     # code cell, so the judge answers it with the public scenarios and it is worth no points
     practice: bool = False
+    # its family of per-student variants (``judges.variants``; a value exercise whose code differs
+    # per student): the judge passes the student's variant to ``verify_value`` as ``variant``, a
+    # parameter declared ``secret``, so a student's own call of the graded half is only recorded
+    variants: str = ""
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self):

@@ -16,8 +16,7 @@ NAME = "03_zeroing_grad"
 
 
 def _lesson(answers: dict, extra_before_tests: str = ""):
-    """Lesson 3's setup, Quick Check answers and their four test cells (hidden keys included,
-    as nbgrader runs them)."""
+    """Lesson 3's setup, Quick Check answers and their four test cells, as nbgrader runs them."""
     source = read(ROOT / "source" / NAME / f"{NAME}.ipynb")
     cells = [c for c in source.cells if c.cell_type == "code" and
              (grade_id(c) in ("setup", "quick_check_answers") or (grade_id(c) or "").startswith("quiz_q"))]
@@ -28,9 +27,11 @@ def _lesson(answers: dict, extra_before_tests: str = ""):
 
 
 def _keys() -> dict:
+    """The keys of the published variants: this course has no secret."""
     from autograder.instructor.judging.cells import of_notebook
+    from autograder.judges import variants
     cells = of_notebook(ROOT / "source" / NAME / f"{NAME}.ipynb")
-    return {int(cell[-1]): next(c.options["key"] for c in calls if "key" in c.options)
+    return {int(cell[-1]): variants.variant(calls[0].options["question"], None).key
             for cell, calls in cells.items() if cell.startswith("quiz_q")}
 
 
@@ -56,9 +57,8 @@ def test_right_and_wrong_answers(tmp_path):
 
 def test_a_hook_that_sees_every_test_cell_finds_no_key(tmp_path):
     """An input transformer sees the code of every cell the kernel runs, and would rewrite the
-    answer to the key it finds there: the kernel never gets the key (the test cells run
-    without their secret arguments and comments), so it finds none, and the judge, which
-    read the key from the instructor's notebook, says wrong."""
+    answer to the key it finds there: no key is anywhere, not even in the instructor's
+    notebook (the judge draws it with the variant), so it finds none, and the judge says wrong."""
     keys = _keys()
     wrong = {n: next(letter for letter in "abcd" if letter != key) for n, key in keys.items()}
     hook = '''
@@ -74,11 +74,10 @@ get_ipython().input_transformers_cleanup.append(_steal)'''
     nb.cells.append(nbformat.v4.new_code_cell("print(repr(SEEN))"))
     verdicts, nb = _run(nb, tmp_path)
     seen = "".join(o.get("text", "") for o in nb.cells[-1].outputs)
-    assert all(f"check_choice('l3_q{n}', answer_q{n})\\ncheck_choice('l3_q{n}', answer_q{n})" in seen
-               for n in keys)  # each test cell, its hidden part included
+    assert all(f"check_choice('l3_q{n}', answer_q{n})" in seen for n in keys)  # each test cell
     assert "key" not in seen and "HIDDEN" not in seen
     assert all(verdicts[f"quiz_q{n}"].mistake == "wrong_choice" for n in keys)
-    assert all("key=" in c.source for c in nb.cells if (grade_id(c) or "").startswith("quiz_q"))  # the notebook keeps it
+    assert not any("key=" in c.source for c in nb.cells if (grade_id(c) or "").startswith("quiz_q"))
 
 
 def test_a_notebook_that_stalls_its_kernel_again_and_again_is_cut_off_at_its_budget(tmp_path):

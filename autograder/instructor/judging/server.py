@@ -175,11 +175,14 @@ class Judge:
         return variants.variant(question, seed)
 
     def _options(self, session: Session, call) -> dict:
-        """A check's constant arguments; a generated question's key is that of the student's own variant."""
+        """A check's constant arguments, and the student's own variant: a generated Quick
+        Check's key (and the variant's name), or the variant of a value exercise's code."""
         question = call.options.get("question")
         if call.spec.check == "check_choice" and isinstance(question, str) and variants.has_variants(question):
             variant = self._variant(session, question)
             return {**call.options, "key": variant.key, "variant": variant.label}
+        if call.spec.variants:
+            return {**call.options, "variant": self._variant(session, call.spec.variants).shown()}
         return call.options
 
     def variant(self, session: Session, question: str) -> dict:

@@ -1,27 +1,22 @@
 """Lesson 1, exercise (a): predict ``requires_grad``, ``is_leaf`` and the ``grad_fn`` of
-tensors in a short piece of code. The truth is what PyTorch reports when the judge
-runs that code itself."""
+tensors in a short piece of code, the student's own variant of it (``judges.variants``). The
+truth is what PyTorch reports when the judge runs that code itself."""
 from __future__ import annotations
 
 import torch
 
 from ...wire.verdict import PASS, Verdict
-from .. import select
+from .. import select, variants
 
-# The code of exercise (a), run here to get the true answers.
-PREDICT_CODE = """
-x = torch.tensor([1.0, 2.0], requires_grad=True)
-k = torch.tensor([3.0, 4.0])
-y = x * k
-z = y.sum()
-d = z.detach()
-"""
 PARTS = {"visible": ["x", "k", "y"], "hidden": ["z", "d"]}
 
 
-def true_properties() -> dict:
+def true_properties(variant: dict | None = None) -> dict:
+    """What PyTorch reports for each tensor of the student's variant of the code (the
+    published one without), run here: the course's own code, never a student's."""
+    shown = variant or variants.variant("l1_graph_predictions", None).shown()
     names: dict = {"torch": torch}
-    exec(PREDICT_CODE, names)  # the course's own code, not a student's
+    exec(shown["code"], names)
     out = {}
     for name in select(PARTS, "all"):
         t = names[name]
@@ -29,8 +24,11 @@ def true_properties() -> dict:
     return out
 
 
-def verify_value(answers, cases: str = "visible") -> Verdict:
-    truth = true_properties()
+def verify_value(answers, cases: str = "visible", variant: dict | None = None) -> Verdict:
+    """``variant``: the code the student was shown (the judge's own draw while grading; for the
+    visible part in a student's kernel, what their notebook showed). Without one, the visible
+    part is judged on the published code and the graded part only in its form."""
+    truth = true_properties(variant)
     if not isinstance(answers, dict):
         return Verdict.fail("bad_format", "graph.not_dict", got=repr(answers)[:200])
     for name in select(PARTS, cases):
@@ -39,6 +37,8 @@ def verify_value(answers, cases: str = "visible") -> Verdict:
         got = answers[name]
         if not (isinstance(got, tuple) and len(got) == 3):
             return Verdict.fail("bad_format", "graph.format", name=name, got=repr(got)[:200])
+        if variant is None and name in PARTS["hidden"]:
+            continue  # the graded part, without the student's variant: its form only
         requires_grad, is_leaf, grad_fn = truth[name]
         if got[0] is not requires_grad:
             return Verdict.fail("requires_grad", f"graph.requires_grad_{requires_grad}".lower(), name=name)

@@ -2,11 +2,11 @@
 
 The first four predictions (``w``) are checked by the visible test, against what PyTorch
 gives when the judge runs the exercise's code itself, with an explanation for each that
-is off: they teach. The same four moments for other numbers (``v``) are what the points
-depend on: the visible test only checks their form (a number or None), and the hidden
-test compares them with its ``key`` (the exercise's ``secret``): the key is read from the
-instructor's hidden test and never reaches a kernel, so no check a student can call
-tells them whether these four are right."""
+is off: they teach. The same four moments for ``v`` (a start value and a loss of the
+student's own variant, ``judges.variants``) are what the points depend on: the visible test
+only checks their form (a number or None), and the hidden test compares them with what the
+judge computes for that variant, so no check a student can call tells them whether these
+four are right."""
 from __future__ import annotations
 
 import math
@@ -15,8 +15,10 @@ import numbers
 import torch
 
 from ...wire.verdict import PASS, Verdict, nested
+from .. import variants
 
 W_START = 3.0
+VARIANTS = "l3_accumulation_predictions"  # the family of the graded half's variants
 PARTS = {
     "visible": ["grad_before", "grad_after_one", "grad_after_two", "grad_after_clear"],
     "hidden": ["v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear"],
@@ -85,7 +87,18 @@ def _compare(answers: dict, truth: dict, wrong) -> Verdict:
     return PASS
 
 
-def verify_value(answers, cases: str = "visible", key: dict | None = None) -> Verdict:
+def v_truth(variant: dict | None) -> dict:
+    """``.grad`` of ``v`` at the four moments of the student's variant (the published one
+    without): the judge runs that code's loss itself."""
+    params = (variant or variants.variant(VARIANTS, None).shown())["params"]
+    c = params["c"]
+    return true_values(float(params["v0"]), lambda v: c * v ** 2, tuple(PARTS["hidden"]))
+
+
+def verify_value(answers, cases: str = "visible", variant: dict | None = None) -> Verdict:
+    """``variant``: what the student was shown of their own ``v``, which the judge draws while
+    grading; without one (a student calling the hidden check in their own kernel) only the
+    form of the v answers is checked."""
     if not isinstance(answers, dict):
         return Verdict.fail("not_a_number", "accumulation_predictions.not_dict", got=repr(answers)[:200])
     if cases in ("visible", "all"):
@@ -97,8 +110,7 @@ def verify_value(answers, cases: str = "visible", key: dict | None = None) -> Ve
     if cases not in ("visible", "hidden", "all"):
         raise ValueError(f"cases must be 'visible', 'hidden' or 'all', not {cases!r}")
     verdict = _form(answers, PARTS["hidden"])
-    if not verdict.ok or key is None or cases == "visible":
+    if not verdict.ok or cases == "visible" or variant is None:
         return verdict
-    truth = {name: key[name] for name in PARTS["hidden"]}
-    return _compare(answers, truth, lambda name, got: Verdict.fail(
+    return _compare(answers, v_truth(variant), lambda name, got: Verdict.fail(
         "wrong_prediction", "accumulation_predictions.wrong_other", name=name, got=repr(got)[:200]))

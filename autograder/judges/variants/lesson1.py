@@ -77,4 +77,33 @@ class FrozenLayer:
         return self.make(rng.choice(("all", "second", "first")), rng.choice((2, 3, 4)), shuffled(rng, self.options))
 
 
-FAMILIES = {family.question: family for family in (LeafOrNot(), WhichLineRaises(), FrozenLayer())}
+class GraphCode:
+    """Exercise 1(a): the code whose tensors' ``requires_grad``, ``is_leaf`` and ``grad_fn`` the
+    student predicts. Which input requires grad, the operations and what ``d`` is change, so
+    the graded part (``z`` and ``d``) has other answers for other students."""
+    question = "l1_graph_predictions"
+    options = ()
+    OPERATIONS = ("*", "+", "-", "/")
+    REDUCTIONS = ("sum", "mean", "prod")
+    LAST = ("z.detach()", "z * 2", "k.sum()")
+
+    def make(self, tracked: str, operation: str, reduction: str, last: str, values: tuple,
+             published: bool = False) -> Variant:
+        a, b, c, d = values
+        flag = ", requires_grad=True"
+        code = (f"x = torch.tensor([{a}, {b}]{flag if tracked == 'x' else ''})\n"
+                f"k = torch.tensor([{c}, {d}]{flag if tracked == 'k' else ''})\n"
+                f"y = x {operation} k\n"
+                f"z = y.{reduction}()\n"
+                f"d = {last}\n")
+        return Variant(self.question, code, (), "", {}, published)
+
+    def published(self) -> Variant:
+        return self.make("x", "*", "sum", "z.detach()", (1.0, 2.0, 3.0, 4.0), published=True)
+
+    def draw(self, rng) -> Variant:
+        return self.make(rng.choice("xk"), rng.choice(self.OPERATIONS), rng.choice(self.REDUCTIONS),
+                         rng.choice(self.LAST), tuple(float(rng.randint(1, 5)) for _ in range(4)))
+
+
+FAMILIES = {family.question: family for family in (LeafOrNot(), WhichLineRaises(), FrozenLayer(), GraphCode())}

@@ -113,4 +113,31 @@ class MicroBatches:
         return self.make(rng.choice((2, 3, 4)), rng.random() < 0.5, _shuffled(rng, self.options))
 
 
-FAMILIES = {family.question: family for family in (StepOrder(), ClearedOnce(), SecondStep(), MicroBatches())}
+class Accumulation:
+    """Exercise 3(a), its graded half: ``.grad`` of ``v`` at four moments, for a start value
+    and a loss ``c * v ** 2`` of the student's own."""
+    question = "l3_accumulation_predictions"
+    options = ()
+
+    def make(self, v0: float, c: int, published: bool = False) -> Variant:
+        loss = f"({c} * v ** 2).backward()"
+        code = (f"v = torch.tensor({v0}, requires_grad=True)\n"
+                "# (1) v_grad_before\n"
+                f"{loss}\n"
+                "# (2) v_grad_after_one\n"
+                f"{loss}\n"
+                "# (3) v_grad_after_two\n"
+                "v.grad = None\n"
+                f"{loss}\n"
+                "# (4) v_grad_after_clear\n")
+        return Variant(self.question, code, (), "", {"v0": v0, "c": c}, published)
+
+    def published(self) -> Variant:
+        return self.make(-1.5, 3, published=True)
+
+    def draw(self, rng) -> Variant:
+        return self.make(rng.choice((-2.5, -1.5, -0.5, 0.5, 1.5, 2.5)), rng.choice((2, 3, 4, 5)))
+
+
+FAMILIES = {family.question: family
+            for family in (StepOrder(), ClearedOnce(), SecondStep(), MicroBatches(), Accumulation())}

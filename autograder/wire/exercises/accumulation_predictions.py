@@ -1,7 +1,7 @@
 """Lesson 3, exercise (a): predict what ``.grad`` holds at four moments, for ``w`` (checked
-visibly, with explanations) and again for ``v`` with other numbers (graded against a key that
-is the judge's alone: ``secret``, read from the instructor's hidden test, never sent to a
-kernel)."""
+visibly, with explanations) and again for ``v``, whose start value and loss are the student's
+own variant (graded: the judge computes the truth for that variant, and no check a student can
+call says whether these four are right)."""
 from ..spec import Exercise
 
 EXERCISE = Exercise(
@@ -9,5 +9,5 @@ EXERCISE = Exercise(
     answer=("grad_before", "grad_after_one", "grad_after_two", "grad_after_clear",
             "v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear"),
     cells=("accumulation_predictions", "accumulation_predictions_tests"), messages="accumulation_predictions",
-    params=("answers", "cases", "key"), secret=("key",),
-    summary="Exercise 3(a): predicted values of .grad (the second four are graded against the judge's key).")
+    variants="l3_accumulation_predictions", params=("answers", "cases", "variant"), secret=("variant",),
+    summary="Exercise 3(a): predicted values of .grad (the second four, for your own v, are graded).")
