@@ -11,8 +11,10 @@ students get the students' JupyterLab on their home, the instructor formgrader o
 
 The cycle (a screenshot of each step in test-artifacts/hub-*.png):
 
-instructor  adds lesson 3 in formgrader, generates the student version, releases it
-students    log in and fetch it from the Assignment List
+instructor  adds lesson 3 in formgrader, generates the student version, writes each student's
+            own variants of its questions (the course has a secret), releases it
+students    log in and fetch it from the Assignment List; alice's notebook shows her own variant
+            (found by her JupyterHub user name), and each answers their own variants
 alice       English: submits before she has finished, then finishes (and runs a cell that
             lists the exchange, wang's home and the course folder), validates, submits again
 wang        Chinese: puts the course's Chinese notebook in place of the fetched one, writes
@@ -55,12 +57,17 @@ from hub_helpers import (ARTIFACTS, COURSE_ID, EXCHANGE, HUB, add_assignment, ad
                          wait_for_clock, wait_for_file, wait_for_lab, write_cell)
 from test_browser_instructor import nbgrader_menu
 
+from autograder.instructor import course_secret
+from autograder.judges import variants
+from autograder.judges.lesson3.accumulation_predictions import v_truth
+
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 NAME = "03_zeroing_grad"
 LATE_POLICY = 'c.LateSubmissionPlugin.penalty_method = "zero"\n'
 CHINESE = ROOT / "release" / "zh" / NAME / f"{NAME}.ipynb"
-RIGHT = solutions(read(ROOT / "source" / NAME / f"{NAME}.ipynb"))
+RIGHT = solutions(read(ROOT / "source" / NAME / f"{NAME}.ipynb"))  # the published variants' answers
+SECRET = "the hub course's secret"
 WRONG_LOOP = textwrap.dedent(next(e for e in catalogue.TRAIN_LOOP
                                   if e.name == "cleared_once_before_loop").source).strip()
 FULL_MARKS = sum(points(NAME).values())
@@ -110,8 +117,22 @@ def make_course(instructor) -> Path:
     with open(root / "nbgrader_config.py", "a") as f:
         f.write("\n# this course's late policy\n" + LATE_POLICY)
     shutil.copytree(ROOT / "source" / NAME, root / "source" / NAME)
+    (root / course_secret.FILE).write_text(SECRET + "\n")
+    (root / course_secret.FILE).chmod(0o600)
     run(["chown", "-R", f"{instructor.name}:", str(root)])
     return root
+
+
+def answers_of(student: str) -> dict:
+    """Every answer right for ``student``'s own variants: the Quick Check letters, and the v
+    half of exercise 3(a); the rest as in the source's solution."""
+    keys = [variants.of_student(SECRET.encode(), f"l3_q{n}", student).key for n in range(1, 5)]
+    v = v_truth(variants.of_student(SECRET.encode(), "l3_accumulation_predictions", student).shown())
+    mine = ", ".join(v) + " = " + ", ".join(repr(v[name]) for name in v)
+    predictions = re.sub(r"^v_grad_before, .*$", mine, RIGHT["accumulation_predictions"], flags=re.M)
+    assert mine in predictions
+    return dict(RIGHT, quick_check_answers="".join(f'answer_q{n} = "{k}"\n' for n, k in enumerate(keys, 1)),
+                accumulation_predictions=predictions)
 
 
 @pytest.fixture(scope="module")
@@ -139,11 +160,15 @@ def hub(users, folder):
 
 # ------------------------------------------------------------------------------ the cycle
 
-def release(teacher) -> str:
-    """In formgrader: add lesson 3, generate the student version, release it."""
+def release(teacher, hub, students) -> str:
+    """In formgrader: add lesson 3, generate the student version, write the students' variants
+    beside it (``autograder variants``, as the instructor), release it."""
     add_assignment(teacher.page, NAME)
     frame = formgrader(teacher.page)
     formgrader_action(frame, NAME, "assign")
+    wrote = as_user(teacher.user, [str(hub.bin / "autograder"), "variants", NAME, "--course", str(hub.course),
+                                   *[arg for s in students for arg in ("--student", s.user.name)]])
+    assert wrote.returncode == 0, wrote.stdout + wrote.stderr
     log = formgrader_action(frame, NAME, "release")
     teacher.shot("02-instructor-released")
     return log
@@ -241,7 +266,7 @@ def the_cycle(hub, users, teacher, alice, wang) -> SimpleNamespace:
     record.servers = {u.name: [Path(f"/proc/{pid}/cmdline").read_text() for pid in processes_of(u.entry.pw_uid)]
                       for u in users.all}
 
-    record.release_log = release(teacher)
+    record.release_log = release(teacher, hub, (alice, wang))
     for student in (alice, wang):
         fetch(student)
     record.fetched = {s.user.name: read(s.user.home / NAME / f"{NAME}.ipynb") for s in (alice, wang)}
@@ -249,7 +274,7 @@ def the_cycle(hub, users, teacher, alice, wang) -> SimpleNamespace:
     wang_works_in_chinese(wang)
     record.first = alice_submits_unfinished(alice)
     record.probed = [str(EXCHANGE), str(EXCHANGE / COURSE_ID / "inbound"), str(users.wang.home), str(hub.course)]
-    record.probe_in_her_kernel = alice_finishes(alice, record.probed)
+    record.her_question, record.probe_in_her_kernel = alice_finishes(alice, record.probed)
     record.validation = validate_both(alice, wang)
     record.second = submit(alice, 2)
     alice.shot("07-alice-submitted-twice")
@@ -279,24 +304,26 @@ def wang_works_in_chinese(wang) -> None:
     every answer right but the loop, which clears the gradients only once."""
     upload(wang, NAME, CHINESE)
     open_notebook(wang, f"{NAME}/{NAME}.ipynb")
-    write_answers(wang, dict(RIGHT, train_loop=WRONG_LOOP))
+    write_answers(wang, dict(answers_of(wang.user.name), train_loop=WRONG_LOOP))
     wang.shot("04-wang-works-in-chinese")
 
 
 def alice_submits_unfinished(alice) -> list:
     """Every answer but the last one, submitted; the submissions the Assignment List shows."""
     open_notebook(alice, f"{NAME}/{NAME}.ipynb", kernel=True)
-    write_answers(alice, {k: v for k, v in RIGHT.items() if k != LAST})
+    write_answers(alice, {k: v for k, v in answers_of(alice.user.name).items() if k != LAST})
     shown = submit(alice, 1)
     alice.shot("05-alice-first-submission")
     return shown
 
 
 def alice_finishes(alice, paths: list) -> str:
-    """The last answer, and a cell that looks at ``paths``, run in her kernel: what it printed."""
+    """The last answer, a cell that shows her question 2, and one that looks at ``paths``, run
+    in her kernel: what the last two printed."""
     open_notebook(alice, f"{NAME}/{NAME}.ipynb", kernel=True)
     write_answers(alice, {LAST: RIGHT[LAST]})
-    return run_cell(alice.page, add_cell_at_end(alice.page, probe_cell(paths)))
+    question = run_cell(alice.page, add_cell_at_end(alice.page, 'from lessons import quiz\nquiz.question("l3_q2")'))
+    return question, run_cell(alice.page, add_cell_at_end(alice.page, probe_cell(paths)))
 
 
 def validate_both(*students) -> dict:
@@ -428,6 +455,19 @@ def test_the_instructor_released_lesson_3_from_formgrader(cycle, hub, users):
     for student in (users.alice, users.wang):
         fetched = cycle.fetched[student.name]
         assert [c.source for c in fetched.cells] == [c.source for c in released.cells], student.name
+
+
+def test_each_student_got_their_own_variants_and_alices_notebook_shows_hers(cycle, hub, users):
+    """The variants file came through nbgrader's exchange with the notebook; alice's kernel,
+    under her JupyterHub user name, shows her own question 2, not wang's nor the published one."""
+    for student in (users.alice, users.wang):
+        assert (student.home / NAME / "variants.json").is_file(), student.name
+    hers, his = (variants.of_student(SECRET.encode(), "l3_q2", u.name) for u in (users.alice, users.wang))
+    published = variants.variant("l3_q2", None)
+    assert hers.code != published.code or hers.order != published.order
+    shown = cycle.her_question
+    assert f"Your variant of this question: {hers.label}." in shown and hers.code.splitlines()[0] in shown
+    assert f"{his.label}." not in shown and "was not found" not in shown
 
 
 def test_alice_submitted_twice_and_her_second_submission_is_graded(cycle, hub, users):
