@@ -157,10 +157,25 @@ def test_secret_and_variants_commands(tmp_path, graded):
     before = made.read_text()
     again = run(["secret"], fresh, env, ok=False)
     assert "exists already" in again.stderr and made.read_text() == before
-    run(["variants", NAME], root, env)  # the graded course: its gradebook lists the students
+    made.write_text("")  # an empty secret: grading refuses, in one sentence, before starting anything
+    refused = run(["grade", NAME], fresh, env, ok=False)
+    assert "The course secret could not be read" in refused.stderr and "Traceback" not in refused.stderr
+    wrote = run(["variants", NAME], root, env).stdout  # the graded course: its gradebook lists the students
+    assert "wrote the variants of 3 students" in wrote
     data = json.loads((root / "release" / NAME / "variants.json").read_text())
     assert len(data["students"]) == 3 and "ada" not in json.dumps(data)
     kept_out = ["course_secret", f"release/{NAME}/variants.json"]
     ignored = subprocess.run(["git", "check-ignore", *kept_out], cwd=ROOT, env={**os.environ},
                              capture_output=True, text=True)
     assert ignored.stdout.split() == kept_out, "the secret and the variants file are kept out of git"
+
+
+def test_a_cluster_run_sends_the_secret_to_its_workers(graded):
+    """On a Dask cluster each worker's judge draws the variants, from the secret that travels
+    with the course files (readable by the worker's owner only)."""
+    from autograder.instructor.grading import dask, run as runs
+
+    root = graded[0]
+    config = runs.course_config(root, None, None, True)
+    sent = {path: (mode, data) for path, mode, data in dask.course_data(root, NAME, config)["files"]}
+    assert sent[course_secret.FILE] == (0o600, SECRET)

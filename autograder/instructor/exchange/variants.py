@@ -14,6 +14,7 @@ import json
 import os
 from pathlib import Path
 
+from ... import messages
 from ...judges import variants
 from ...wire.variants import VARIANTS_FILE, file_data
 from .. import course_secret
@@ -41,28 +42,31 @@ def secret_command(args) -> int:
     try:
         root = preflight.course_folder(args.course)
         made = course_secret.make(root)
-    except (preflight.Refusal, course_secret.SecretError) as why:
+    except preflight.Refusal as why:
         return refuse(why)
-    print(f"autograder: wrote the course secret to {made} (keep it out of git; keep it for the whole course)")
+    except course_secret.SecretError:
+        return refuse(messages.text("cli.secret_exists", path=course_secret.path(root)))
+    except OSError as error:  # a course folder that cannot be written
+        return refuse(messages.text("cli.secret_unwritable", path=course_secret.path(root),
+                                    reason=f"{type(error).__name__}: {error.strerror or error}"))
+    print(messages.text("cli.secret_written", path=made))
     return 0
 
 
 def variants_command(args) -> int:
     try:
         root = preflight.course_folder(args.course)
-        secret = course_secret.read(root)
+        secret = preflight.readable_secret(root)
         if secret is None:
-            raise preflight.Refusal(f"{root} has no course secret, so every student gets the published "
-                                    f"questions; run `autograder secret` first")
+            raise preflight.Refusal(messages.text("cli.no_secret", folder=root))
         if not questions_of(args.assignment):
-            raise preflight.Refusal(f"{args.assignment} has no generated questions")
+            raise preflight.Refusal(messages.text("cli.no_variants", assignment=args.assignment))
         config = preflight.readable_config(root, args.db_url)
         students = set(preflight.read_gradebook(config.CourseDirectory.db_url).students) | set(args.student or [])
         if not students:
-            raise preflight.Refusal("the gradebook lists no students: add them (nbgrader db student add) "
-                                    "or name them with --student")
-    except (preflight.Refusal, course_secret.SecretError) as why:
+            raise preflight.Refusal(messages.text("cli.no_students"))
+    except preflight.Refusal as why:
         return refuse(why)
     target = write(root, args.assignment, secret, sorted(students))
-    print(f"autograder: wrote the variants of {len(students)} students to {target}")
+    print(messages.text("cli.variants_written", count=len(students), path=target))
     return 0

@@ -56,6 +56,7 @@ def checked(args) -> tuple:
     a server, for a cluster), the assignment in it, a submission from each named student.
     Nothing is written or started before."""
     root = preflight.course_folder(args.course)
+    preflight.readable_secret(root)
     config = preflight.readable_config(root, args.db_url)
     url = config.CourseDirectory.db_url
     if args.scheduler and url.startswith("sqlite"):  # before the file is opened (and so created)

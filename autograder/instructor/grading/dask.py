@@ -38,7 +38,7 @@ from distributed import Client, KilledWorker, get_worker, wait
 from distributed.client import FutureCancelledError
 from distributed.diagnostics.plugin import WorkerPlugin
 
-from .. import files
+from .. import course_secret, files
 from ..kernels import services
 from ..passes import hooks
 from . import failures, progress, rerun, run, self_check, worker
@@ -60,13 +60,16 @@ class Refused(Exception):
 def course_data(root: Path, assignment: str, config) -> dict:
     """What every worker process needs to grade ``assignment``, as plain data: the
     configuration the instructor's nbgrader would use, and the course files
-    (``[path, mode, bytes]``: nbgrader_config.py and source/<assignment>/). ``key`` names
-    this exact content."""
+    (``[path, mode, bytes]``: nbgrader_config.py, source/<assignment>/ and the course secret,
+    if there is one). ``key`` names this exact content."""
     found = [["source/" + assignment + "/" + name, mode, data]
              for name, mode, data in rerun.source_files(root, assignment)]
     own = Path(root) / "nbgrader_config.py"
     if own.is_file():
         found.append(["nbgrader_config.py", 0o644, own.read_bytes()])
+    secret = course_secret.read(root)  # each worker's judge draws the students' variants from it
+    if secret:
+        found.append([course_secret.FILE, 0o600, secret])
     h = hashlib.sha256(json.dumps(config, sort_keys=True, default=repr).encode())
     h.update(assignment.encode() + b"\0" + rerun.digest(sorted(found)).encode())
     return {"key": h.hexdigest()[:16], "assignment": assignment, "config": config, "files": sorted(found)}

@@ -48,6 +48,16 @@ def course_folder(path) -> Path:
     return root
 
 
+def readable_secret(root: Path) -> bytes | None:
+    """The course secret (``course_secret``), or the refusal that says what is wrong with it."""
+    from .. import course_secret
+
+    try:
+        return course_secret.read(root)
+    except (course_secret.SecretError, OSError) as error:
+        raise Refusal(messages.text("cli.bad_secret", reason=error)) from None
+
+
 def unreadable_config(root: Path, error: Exception) -> Refusal:
     """The refusal for a course configuration that cannot be read (a typo in
     nbgrader_config.py): it names the file and the line."""
