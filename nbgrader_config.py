@@ -27,6 +27,11 @@ c.ExecutePreprocessor.timeout = 120
 c.Execute.timeout = 120
 c.JudgedExecute.timeout = 120
 
+# nbconvert checks each notebook against the notebook format once, after the last pass, not
+# after every pass (23 checks per lesson-3 submission, a tenth of autograding's time outside
+# the kernel). A pass that breaks the format still fails that notebook.
+c.Exporter.optimistic_validation = True
+
 # Feedback never shows the source of hidden tests: neither the cell's source nor the
 # lines an error traceback quotes from it.
 P = "autograder.instructor.passes"

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import html
 import os
 import shutil
 import subprocess
@@ -69,6 +70,11 @@ def generate(course: Path, env: dict, assignment: str) -> None:
         _GENERATED[key] = scratch
     shutil.copytree(_GENERATED[key] / "release" / assignment, course / "release" / assignment, dirs_exist_ok=True)
     shutil.copy(_GENERATED[key] / "gradebook.db", course / "gradebook.db")
+
+
+def page_text(path: Path) -> str:
+    """A page as its reader sees its text: HTML's character references read (``&#39;`` is ')."""
+    return html.unescape(Path(path).read_text())
 
 
 def read(path: Path) -> nbformat.NotebookNode:

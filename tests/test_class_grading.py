@@ -3,6 +3,7 @@ plain `nbgrader autograde`, feedback, export, regrading one student, jobs 1 vs 2
 from __future__ import annotations
 
 import csv
+import html as html_text
 import os
 import re
 import shutil
@@ -140,7 +141,7 @@ def test_grading_leaves_nothing_of_the_students_outside_the_course(hostile_cours
 ])
 def test_feedback_says_why(hostile_course, student, words):
     html = (hostile_course[0] / "feedback" / student / NAME / f"{NAME}.html").read_text()
-    assert words in html
+    assert words in html_text.unescape(html)
     assert "HIDDEN TESTS" not in html and "cases=&quot;hidden&quot;" not in html
 
 

@@ -15,7 +15,7 @@ from pathlib import Path
 import psutil
 import pytest
 import sqlalchemy as sa
-from helpers import BIN, isolated_env
+from helpers import BIN, isolated_env, page_text
 from nbgrader.api import Gradebook
 from test_class_grading import NAME, TESTS, hostile_submissions, make_course, notebooks
 
@@ -144,8 +144,8 @@ def test_cluster_writes_the_course_directory_here(graded):
             assert listing(root / kind / student / NAME) == listing(reference / kind / student / NAME), (kind, student)
     for student in ("alice", "carol", "loops_forever"):
         assert (root / "autograded" / student / NAME / f"{NAME}.ipynb").is_file()
-    assert "cleared only once" in (root / "feedback" / "carol" / NAME / f"{NAME}.html").read_text()
-    assert "not a valid notebook" in (root / "feedback" / "not_json" / NAME / f"{NAME}.html").read_text()
+    assert "cleared only once" in page_text(root / "feedback" / "carol" / NAME / f"{NAME}.html")
+    assert "not a valid notebook" in page_text(root / "feedback" / "not_json" / NAME / f"{NAME}.html")
     assert failures.log_path(root, NAME, "not_json").is_file()  # nbgrader's log, for the instructor
     assert "HIDDEN TESTS" not in (root / "feedback" / "alice" / NAME / f"{NAME}.html").read_text()
     assert (root / "grades.csv").read_text().count("\n") == len(graded["students"]) + 1

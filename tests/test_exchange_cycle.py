@@ -28,7 +28,7 @@ from types import SimpleNamespace
 import catalogue
 import nbformat
 import pytest
-from helpers import ROOT, exchange_home, fill, generate, nbgrader, points, read, solutions
+from helpers import ROOT, exchange_home, fill, generate, nbgrader, page_text, points, read, solutions
 from nbgrader.api import Gradebook
 from nbgrader.utils import parse_utc
 from test_class_grading import autograder
@@ -141,7 +141,7 @@ def feedback_folders(cycle, student) -> dict:
 
 
 def feedback(cycle, student) -> str:
-    return (feedback_folders(cycle, student)[cycle.stamps[student]] / f"{NAME}.html").read_text()
+    return page_text(feedback_folders(cycle, student)[cycle.stamps[student]] / f"{NAME}.html")
 
 
 def test_each_student_fetches_the_feedback_of_their_graded_submission(cycle):

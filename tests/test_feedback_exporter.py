@@ -2,13 +2,17 @@
 with the course's configuration, nbgrader's feedback page in the notebook's language."""
 from __future__ import annotations
 
+import copy
 import re
+from html import unescape
+
+import nbconvert.exporters.html
 
 import jinja2
 import nbformat
 import pytest
+from bs4 import BeautifulSoup
 from helpers import ROOT
-from markupsafe import escape
 from nbconvert.exporters import HTMLExporter
 from nbgrader.converters import GenerateFeedback
 from nbgrader.coursedir import CourseDirectory
@@ -21,26 +25,56 @@ from autograder.instructor.passes.feedback_exporter import FeedbackExporter
 LESSON = sorted((ROOT / "source").glob("*/*.ipynb"))[0]
 
 
-def _html(exporter_class, nb) -> str:
+PNG = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg=="
+
+
+def _html(exporter_class, nb, template: str = "classic") -> str:
     config = Config()
-    config.HTMLExporter.template_name = "lab"
-    html, _ = exporter_class(config=config).from_notebook_node(nb)
+    config.HTMLExporter.template_name = template
+    html, _ = exporter_class(config=config).from_notebook_node(copy.deepcopy(nb))
     return re.sub(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}", "<uuid>", html)
 
 
-def test_feedback_exporter_renders_the_same_html_and_compiles_templates_once(monkeypatch):
-    nb = nbformat.read(LESSON, as_version=4)
+def _with_a_plot(nb):
+    nb = copy.deepcopy(nb)
+    code = next(cell for cell in nb.cells if cell.cell_type == "code")
+    code.outputs = [nbformat.v4.new_output("display_data", data={"image/png": PNG, "text/plain": "<Figure>"})]
+    return nb
+
+
+def test_feedback_exporter_renders_nbconverts_page_without_parsing_it_again(monkeypatch):
+    """The same document as HTMLExporter's (which parses its page again with BeautifulSoup to
+    describe images: here the template describes them), and templates compiled once."""
+    nb = _with_a_plot(nbformat.read(LESSON, as_version=4))
     expected = _html(HTMLExporter, nb)
-    assert _html(FeedbackExporter, nb) == expected  # first use compiles and keeps the templates
+    assert 'alt="No description has been provided for this image"' in expected
+    ours = _html(FeedbackExporter, nb)  # first use compiles and keeps the templates
+    assert str(BeautifulSoup(ours, features="html.parser")) == expected
     compiled = []
     original = jinja2.Environment.compile
     monkeypatch.setattr(jinja2.Environment, "compile",
                         lambda self, *a, **k: compiled.append(a) or original(self, *a, **k))
-    assert _html(FeedbackExporter, nb) == expected  # a new exporter, as nbgrader makes per student
+    with monkeypatch.context() as no_soup:
+        no_soup.setattr(nbconvert.exporters.html, "BeautifulSoup", None)
+        assert _html(FeedbackExporter, nb) == ours  # a new exporter, as nbgrader makes per student
     assert compiled == []
     assert _html(HTMLExporter, nb) == expected
     assert compiled  # the stock exporter compiles them all again
 
+
+def test_rendered_cells_are_remembered_but_never_mixed_up():
+    """Code and prose are rendered once per process (``_remembered``), but a page never shows
+    another page's: code in another language, or the same markdown with other attachments."""
+    nb = nbformat.read(LESSON, as_version=4)
+    assert _html(FeedbackExporter, nb) == _html(FeedbackExporter, nb)
+    r = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x <- c(1, 2)")])
+    r.metadata.language_info = {"name": "r", "pygments_lexer": "r"}
+    python = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("x <- c(1, 2)")])
+    assert 'class=" highlight hl-r"' in _html(FeedbackExporter, r)
+    assert 'class=" highlight hl-ipython3"' in _html(FeedbackExporter, python)
+    for image in (PNG, PNG.replace("AAAA", "BBBB", 1)):
+        cell = nbformat.v4.new_markdown_cell("![plot](attachment:plot.png)", attachments={"plot.png": {"image/png": image}})
+        assert image in _html(FeedbackExporter, nbformat.v4.new_notebook(cells=[cell]))
 
 
 # nbgrader's feedback template's own words and nbconvert's description of an image
@@ -79,24 +113,25 @@ def feedback_page(lang: str, notebook: str = f"{GRADED}<script>", template: bool
 
 @pytest.mark.parametrize("lang", messages.LANGUAGES)
 def test_the_feedback_page_speaks_the_notebooks_language(lang):
-    html = feedback_page(lang)
+    page = feedback_page(lang)
+    html = unescape(page)  # the text as read (the page writes ' as &#39;)
 
     def say(key: str) -> str:
         return messages._GRADER.raw(f"feedback.{key}", lang)
 
     score = say("score").format(score="1.0", max_score="1.0")
     assert say("heading").format(notebook=f"{GRADED}&lt;script&gt;",
-                                 score=say("score").format(score="13.0", max_score="17.0")) in html
+                                 score=say("score").format(score="13.0", max_score="17.0")) in page
     assert f'<html lang="{ {"pt": "pt-BR", "zh": "zh-Hans"}.get(lang, lang)}">' in html
     assert say("entry").format(label=f'<a href="#quiz_q1">{say("test_cell")}</a>', score=score) in html
     assert f'{score} <a href="#top">{say("top")}</a>' in html
     assert say("late_penalty").format(penalty="13.0") in html
     assert f'<a href="#comment-train_loop">{say("comment")}</a>' in html
-    assert f'alt="{escape(say("image_alt"))}"' in html
+    assert f'alt="{say("image_alt")}"' in html
     for key in ("students_answer", "comments", "grade_cell"):
         assert say(key) in html, key
     assert f'{say("in_prompt")}\xa0[3]:' in html or f'{say("in_prompt")}&nbsp;[3]:' in html
-    assert "<script>" not in html and "<title>03_zeroing_grad&lt;script&gt;</title>" in html
+    assert "<script>" not in page and "<title>03_zeroing_grad&lt;script&gt;</title>" in page
     assert COMMENT in html  # the instructor's comment, rendered as nbgrader renders it
     if lang != "en":
         assert [word for word in NBGRADER_WORDS if word in html] == []
@@ -108,6 +143,7 @@ def test_the_feedback_page_speaks_the_notebooks_language(lang):
 def test_in_english_the_feedback_page_is_nbgraders_own():
     """The course's template prints nbgrader's page word for word, but for the page's language
     (``<html lang="en">``); it escapes the notebook's name too, where nbgrader's does not."""
-    ours, nbgraders = feedback_page("en", GRADED), feedback_page("en", GRADED, template=False)
+    ours, nbgraders = (str(BeautifulSoup(feedback_page("en", GRADED, template=template), features="html.parser"))
+                       for template in (True, False))  # the same document, whatever the blank lines
     uuid = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
     assert uuid.sub("", ours) == uuid.sub("", nbgraders).replace("<html>", '<html lang="en">', 1)

@@ -14,7 +14,7 @@ import catalogue
 import catalogue_lessons
 import nbformat
 import pytest
-from helpers import ROOT, fill, grade_id, isolated_env, nbgrader, points, read, solutions
+from helpers import ROOT, fill, grade_id, isolated_env, nbgrader, page_text, points, read, solutions
 from nbgrader.api import Gradebook
 
 pytestmark = pytest.mark.slow
@@ -121,7 +121,7 @@ def test_wrong_answers_lose_only_their_points(course, name):
 @pytest.mark.parametrize("name", ASSIGNMENTS)
 def test_feedback_explains_mistakes_and_hides_hidden_tests(course, name):
     words = ASSIGNMENTS[name][3]
-    html = (course / "feedback" / "carol" / name / f"{name}.html").read_text()
+    html = page_text(course / "feedback" / "carol" / name / f"{name}.html")
     for word in words:
         assert word in html
     for student in STUDENTS:

@@ -14,7 +14,7 @@ import textwrap
 
 import nbformat
 import pytest
-from helpers import BIN, ROOT, isolated_env, nbgrader
+from helpers import BIN, ROOT, isolated_env, nbgrader, page_text
 from nbgrader.api import Gradebook
 
 pytestmark = pytest.mark.slow
@@ -203,7 +203,7 @@ def test_a_class_is_graded_on_the_new_exercise(course):
     with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
         scores = {s.id: gb.find_submission_notebook(ASSIGNMENT, ASSIGNMENT, s.id).score for s in gb.students}
     assert scores == {"alice": 2, "bob": 0, "carol": 0}
-    feedback = {s: (root / "feedback" / s / ASSIGNMENT / f"{ASSIGNMENT}.html").read_text() for s in STUDENTS}
+    feedback = {s: page_text(root / "feedback" / s / ASSIGNMENT / f"{ASSIGNMENT}.html") for s in STUDENTS}
     assert "the gradient of the sum of squares is 2·x" in feedback["bob"]
     assert "Return a list of 3 Python floats." in feedback["carol"]
     assert "the gradient of the sum of squares" not in feedback["alice"]

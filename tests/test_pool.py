@@ -1,11 +1,15 @@
 """The grading pool: one task's worker dying, stopping or overrunning costs that task only.
 
-Real worker processes (``spawn``, as grading uses); the tasks below stand for submissions.
+Real worker processes (forked from multiprocessing's fork server, as grading uses); the tasks
+below stand for submissions.
 """
 from __future__ import annotations
 
 import os
 import signal
+import subprocess
+import sys
+import textwrap
 import time
 from pathlib import Path
 
@@ -31,6 +35,30 @@ def _count_then(folder: str, name: str, action: str):
     if action == "hang":
         time.sleep(600)
     return name
+
+
+def _loaded(module: str) -> bool:
+    return module in sys.modules
+
+
+def test_workers_start_with_the_preloaded_modules_imported_once():
+    """In a fresh process (the fork server is one per process): the workers of a pool with
+    ``preload`` have nbgrader loaded before their initializer runs, and did not import it."""
+    script = textwrap.dedent("""
+        import sys
+        from autograder.instructor.grading import pool, worker
+        from test_pool import _loaded, _nothing
+        if __name__ == "__main__":
+            workers = pool.Pool(2, _nothing, preload=(worker.PRELOAD,))
+            try:
+                print(sorted(workers.run([(_loaded, ("nbgrader.apps",)), (_loaded, ("nbgrader.apps",))])),
+                      "nbgrader.apps" in sys.modules)
+            finally:
+                workers.close()
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).parent, env={**os.environ, "PYTHONPATH": str(Path(__file__).parent)})
+    assert done.stdout.split() == ["[True,", "True]", "False"], done.stdout + done.stderr
 
 
 def _attempts(folder: Path, name: str) -> int:

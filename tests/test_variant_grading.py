@@ -9,7 +9,7 @@ import stat
 import subprocess
 
 import pytest
-from helpers import BIN, ROOT, fill, generate, isolated_env, read, solutions
+from helpers import BIN, ROOT, fill, generate, isolated_env, page_text, read, solutions
 from nbgrader.api import Gradebook
 
 from autograder.instructor import course_secret
@@ -131,13 +131,14 @@ def test_feedback_and_report_name_the_variant_and_count_mistakes_across_variants
     assert "2 · wrong Quick Check answer" in output, output
     for student in (grace, eve):
         nb = read(root / "autograded" / student / NAME / f"{NAME}.ipynb")
-        feedback = (root / "feedback" / student / NAME / f"{NAME}.html").read_text()
+        feedback_page = root / "feedback" / student / NAME / f"{NAME}.html"
         for i, question in enumerate(QUESTIONS, 1):
             label = variants.of_student(SECRET, question, student).label
             said = f"Quick Check {question} (your variant {label}):"
             test_cell = next(c for c in nb.cells if c.get("id") == f"quiz_q{i}")
             assert said in "".join(o.get("evalue", "") + o.get("text", "") for o in test_cell.outputs)
-            assert said in feedback and f"Your variant of this question: {label}." in feedback
+            assert said in page_text(feedback_page)
+            assert f"Your variant of this question: {label}." in page_text(feedback_page)
     report = (root / "reports" / f"{NAME}.html").read_text()
     for i in range(1, len(QUESTIONS) + 1):  # one row per question, whatever each student's variant
         assert report.count(f'quiz_q{i}') >= 2

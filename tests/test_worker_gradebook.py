@@ -94,3 +94,33 @@ def test_a_submission_its_worker_could_not_finish_scores_0_and_says_why(template
     assert says in page and "Score: 0 of 3" in page
     assert failures.recorded(tmp_path, "a1") == {"alice": reason}
     assert worker.LOST[reason] in failures.log_path(tmp_path, "a1", "alice").read_text()
+
+
+def test_a_worker_compiles_its_queries_once_and_keeps_no_connection_open(template, tmp_path, monkeypatch):
+    """Every Gradebook a worker opens on one database shares one engine, so a query is compiled
+    once, not once per Gradebook; closing a Gradebook still closes its connections; the next
+    ``init`` (a Dask worker's next course) starts from new engines."""
+    import nbgrader.api as api
+
+    monkeypatch.setattr(api, "create_engine", api.create_engine)  # undone after the test
+    monkeypatch.setattr(worker, "_ENGINES", {})
+    path = tmp_path / "gradebook.db"
+    shutil.copy(template, path)
+    url = f"sqlite:///{path}"
+    worker.one_engine_per_database()
+    engines, compiled = [], []
+    for student in ("ann", "ben"):
+        submit(path, student)
+        with Gradebook(url) as gb:
+            engines.append(gb.engine)
+            gb.find_student(student)
+            compiled.append(len(gb.engine._compiled_cache))
+        assert gb.engine.pool.checkedout() == 0 and gb.engine.pool.checkedin() == 0
+    assert engines[0] is engines[1] and compiled[0] == compiled[1] > 0
+    with Gradebook(url) as gb:
+        assert sorted(s.id for s in gb.students) == ["ann", "ben", "old"]
+    worker.one_engine_per_database()
+    with Gradebook(url) as gb:
+        assert gb.engine is not engines[0]
+    with Gradebook(f"sqlite:///{tmp_path / 'other.db'}") as gb:
+        assert gb.engine is not engines[0]

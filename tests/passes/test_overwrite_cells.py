@@ -116,3 +116,65 @@ def test_a_deleted_test_comes_back_with_an_id(tmp_path, new_gradebook):
         {"cell_type": "code", "metadata": {}, "source": "", "outputs": [], "execution_count": None}]})
     give_ids(old_format)  # a format without cell ids gets none
     assert "id" not in old_format.cells[0]
+
+
+def _queries(engine_events: list):
+    from sqlalchemy import event
+    from sqlalchemy.engine import Engine
+
+    def count(*args):
+        if not args[2].startswith(("PRAGMA", "SELECT name FROM sqlite_master")):  # (opening the gradebook)
+            engine_events.append(args[2])
+
+    event.listen(Engine, "before_cursor_execute", count)
+    return lambda: event.remove(Engine, "before_cursor_execute", count)
+
+
+def test_the_gradebook_is_read_once_per_notebook_and_answers_as_it_would_cell_by_cell(tmp_path, new_gradebook):
+    """Lesson 3 as released, in a gradebook nbgrader's SaveCells filled from it; a
+    student who edited a locked test, deleted another, marked an answer as graded and made up a
+    grade id. Ours puts back what nbgrader's OverwriteCells puts back (less the ids and prose
+    it adds), asking the gradebook a handful of questions instead of one per cell."""
+    from nbgrader.preprocessors import SaveCells
+
+    released = nbformat.read(str(ROOT / "release" / NAME / f"{NAME}.ipynb"), as_version=4)
+    resources = {"nbgrader": {"notebook": NAME, "assignment": NAME, "db_url": new_gradebook(tmp_path / "g.db")}}
+    with Gradebook(resources["nbgrader"]["db_url"]) as gb:
+        gb.add_assignment(NAME)
+    SaveCells().preprocess(copy.deepcopy(released), copy.deepcopy(resources))
+    student = copy.deepcopy(released)
+    tests = [c for c in student.cells if utils.is_grade(c) and not utils.is_solution(c)]
+    tests[0].source = "pass  # the student's edit of a locked test"
+    student.cells.remove(tests[1])
+    answer = next(c for c in student.cells if utils.is_solution(c) and c.cell_type == "code")
+    answer.metadata.nbgrader.update(grade=True, points=100)
+    made_up = next(c for c in student.cells if c.cell_type == "code" and "nbgrader" not in c.metadata)
+    made_up.metadata.nbgrader = {"grade": True, "solution": False, "locked": False, "grade_id": "mine", "points": 50,
+                                 "schema_version": 3}
+    asked: list = []
+    stop = _queries(asked)
+    try:
+        ours, _ = OverwriteCellsInLanguage(add_missing_cells=True).preprocess(copy.deepcopy(student),
+                                                                                copy.deepcopy(resources))
+        ours_asked, asked[:] = len(asked), []
+        theirs_student = copy.deepcopy(student)
+        theirs_student.cells.remove(next(c for c in theirs_student.cells if c.metadata.get("nbgrader", {})
+                                         .get("grade_id") == "mine"))  # (it makes nbgrader fail the notebook)
+        answer_meta = next(c for c in theirs_student.cells if c.get("id") == answer.get("id")).metadata.nbgrader
+        answer_meta.update(grade=False)  # (so does this)
+        answer_meta.pop("points")
+        theirs, _ = OverwriteCells(add_missing_cells=True).preprocess(theirs_student, copy.deepcopy(resources))
+    finally:
+        stop()
+    assert ours_asked <= 20 and len(asked) > 4 * ours_asked, (ours_asked, len(asked))  # measured: 17 and 82
+    graded = {c.metadata["nbgrader"]["grade_id"]: c for c in theirs.cells if "nbgrader" in c.metadata}
+    for cell in ours.cells:
+        grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if grade_id in graded and cell.cell_type == "code":
+            assert (cell.source, cell.metadata["nbgrader"]) == (graded[grade_id].source,
+                                                                graded[grade_id].metadata["nbgrader"]), grade_id
+    assert next(c for c in ours.cells if c.get("id") == made_up.get("id")).metadata.get("nbgrader") is None
+    assert next(c for c in ours.cells if c.get("id") == answer.get("id")).metadata.nbgrader["grade"] is False
+    deleted = tests[1].metadata.nbgrader["grade_id"]
+    assert [c.metadata["nbgrader"]["grade_id"] for c in ours.cells if "nbgrader" in c.metadata].count(deleted) == 1
+    assert "pass  # the student's edit" not in "".join(c.source for c in ours.cells)

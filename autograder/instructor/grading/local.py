@@ -32,7 +32,8 @@ class Local:
         # before both servers answer
         self.workers = pool.Pool(self.jobs, worker.init, (str(self.root), self.config, self.services.environment()),
                                  on_fault=lambda fault: report.replaced.extend(self.services.ensure_alive()),
-                                 task_timeout=time_budget.submission_budget(self.config, notebooks))
+                                 task_timeout=time_budget.submission_budget(self.config, notebooks),
+                                 preload=(worker.PRELOAD,))
         try:
             self.services.wait_ready()
         except BaseException:  # a server that cannot start, or Ctrl-C meanwhile: nothing is left behind

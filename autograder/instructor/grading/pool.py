@@ -135,9 +135,14 @@ class Worker:
 class Pool:
     """``jobs`` workers; ``run`` gives each task (``(function, args)``) to the next free worker."""
 
-    def __init__(self, jobs: int, initializer, initargs=(), on_fault=None, task_timeout: float | None = None):
+    def __init__(self, jobs: int, initializer, initargs=(), on_fault=None, task_timeout: float | None = None,
+                 preload: tuple = ()):
+        """``preload``: modules every worker needs, imported once by multiprocessing's fork
+        server (a fresh process, started with the first pool) and inherited by each worker it
+        forks; a worker replaced during the run is forked from it too."""
         self.task_timeout = task_timeout
-        self.context = multiprocessing.get_context("spawn")
+        self.context = multiprocessing.get_context("forkserver")
+        self.context.set_forkserver_preload(list(preload))
         self.initializer, self.initargs = name_of(initializer), encode(list(initargs))
         self.on_fault = on_fault or (lambda reason: None)
         self.workers = [self._new() for _ in range(jobs)]

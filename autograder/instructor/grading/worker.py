@@ -18,6 +18,7 @@ from pathlib import Path
 from . import failures
 
 WORKER: dict = {}
+PRELOAD = "autograder.instructor.grading.nbgrader_loaded"  # what a local pool's workers are forked with
 
 
 @dataclass
@@ -53,6 +54,7 @@ def init(root: str, config, environment: dict, exit_fast: bool = True) -> None:
     gc.enable()
 
     quiet_add_submission()
+    one_engine_per_database()
     os.chdir(root)
     if exit_fast:
         atexit.register(_exit_now)
@@ -84,6 +86,37 @@ def quiet_add_submission() -> None:
     add_submission.without_autoflush = True
     add_submission.__doc__ = add.__doc__
     Gradebook.add_submission = add_submission
+
+
+_ENGINES: dict = {}  # (database URL, options) → the SQLAlchemy engine this worker's gradebooks use
+
+
+def one_engine_per_database() -> None:
+    """nbgrader's ``Gradebook`` with one SQLAlchemy engine per database for the worker (until
+    the next ``init``), not a new one per ``Gradebook``. nbgrader opens the gradebook ten times
+    per submission (autograde's set-up, OverwriteCells, SaveAutoGrades, the late penalty,
+    feedback's GetGrades, ...), and SQLAlchemy keeps compiled statements per engine: with a
+    new engine each time, every query was compiled again, a sixth of what a worker spent on
+    a lesson-3 submission outside the kernel. ``Gradebook.close`` still disposes of the
+    engine's connections, so nothing stays open between submissions; the compiled statements
+    stay."""
+    import nbgrader.api as api
+
+    for engine in _ENGINES.values():
+        engine.dispose()
+    _ENGINES.clear()
+    if getattr(api.create_engine, "one_per_database", False):
+        return
+    create = api.create_engine
+
+    def create_engine(url, **options):
+        key = (str(url), tuple(sorted((k, repr(v)) for k, v in options.items())))
+        if key not in _ENGINES:
+            _ENGINES[key] = create(url, **options)
+        return _ENGINES[key]
+
+    create_engine.one_per_database = True
+    api.create_engine = create_engine
 
 
 def _exit_now() -> None:

@@ -52,6 +52,12 @@ SEND_TIMEOUT = 5  # seconds a message to a kernel may wait to be sent
 # otherwise take a 2 GB message into the grading process's memory before anything could look at it.
 MAX_MESSAGE = 4 * 2 ** 20
 MAX_QUEUED = 64  # messages a channel holds before the kernel's end drops or waits
+# How often the client tries again to connect to a kernel's socket that is not there yet. The
+# client connects as soon as the fork server answers, a few tens of milliseconds before the
+# kernel has bound its sockets; at ZeroMQ's default of 100 ms every kernel's first reply
+# waited for the second attempt (150 ms from asking for a kernel to its kernel_info reply,
+# 30 ms at this setting).
+RECONNECT_MS = 5
 JUDGE_FD = 3  # where the kernel finds its socket to the judge
 # No IPython history in grading processes: it would write every student's code (and the
 # hidden tests) into a history database, and its saving thread costs CPU in every kernel.
@@ -422,6 +428,7 @@ class ReadyClient(AsyncKernelClient):
         sock.linger = 1000
         sock.setsockopt(zmq.MAXMSGSIZE, MAX_MESSAGE)
         sock.setsockopt(zmq.RCVHWM, MAX_QUEUED)
+        sock.setsockopt(zmq.RECONNECT_IVL, RECONNECT_MS)
         if identity:
             sock.identity = identity
         sock.connect(self._make_url(channel))
