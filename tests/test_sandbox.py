@@ -56,6 +56,15 @@ def test_kernels_are_fresh_processes_with_torch_already_imported(services, stage
     assert first[1].strip() == second[1].strip() == "False"  # nothing from the previous student
 
 
+def test_only_what_python_prints_is_kept(services, stage):
+    """Writes that bypass Python (straight to descriptors 1 and 2) go to /dev/null: ipykernel's
+    capture of them is off in grading kernels (``forkserver.NO_FD_CAPTURE``)."""
+    cells = ["import sys; print('printed'); print('warned', file=sys.stderr)",
+             "import os; os.write(1, b'bypassed 1'); os.write(2, b'bypassed 2'); print('after')"]
+    printed, bypassed = run(cells, services, stage)
+    assert printed.split() == ["printed", "warned"] and bypassed.split() == ["after"]
+
+
 def test_the_kernel_sees_only_its_copy_of_the_submission(services, stage):
     out = run(["import os; print(sorted(os.listdir('.')), open('data.csv').read().strip())",
                "print(open('nested/more.txt').read())",
