@@ -1,12 +1,14 @@
 """Grading on this machine: ``autograder grade ASSIGNMENT --jobs N``.
 
 The coordinator (this process) starts the judge and the fork server (``kernels.services``)
-before anything else, then ``jobs`` worker processes (``pool``) that each grade one
-submission at a time (``worker``). It watches all of them: a dead or stopped server is
-replaced, a dead or stopped worker too, and only the submission it was serving is tried
-again (once); a worker past its submission's time budget (``time_budget``) is replaced too,
-and that submission scores 0 with the reason. A submission the grader itself failed on
-(not the notebook's fault) is graded once more, after the servers are checked.
+before anything else, then ``jobs`` worker processes (``pool``), forked with nbgrader
+loaded, that each grade one submission at a time (``worker``); one grades the instructor's
+own notebook first while the others warm up (``worker.warm_up``). It watches all of them:
+a dead or stopped server is replaced, a dead or stopped worker too, and only the
+submission it was serving is tried again (once); a worker past its submission's time
+budget (``time_budget``) is replaced too, and that submission scores 0 with the reason. A
+submission the grader itself failed on (not the notebook's fault) is graded once more,
+after the servers are checked.
 """
 from __future__ import annotations
 
@@ -42,7 +44,10 @@ class Local:
             raise
 
     def check_instructor(self) -> str:
-        shortfalls = self.workers.call(worker.self_check, self.assignment)
+        """The instructor's notebook graded by one worker while the others warm up (``worker.warm_up``)."""
+        tasks = [(worker.self_check, (self.assignment,))] + [(worker.warm_up, (self.assignment,))] * (self.jobs - 1)
+        results = list(self.workers.run(tasks))  # (every worker is free again before grading starts)
+        shortfalls = next(result for result in results if not _warm_up(result))
         if isinstance(shortfalls, pool.Lost):
             return self_check.lost_sentence(self.assignment, shortfalls.reason)
         return self_check.sentence(self.assignment, shortfalls) if shortfalls else ""
@@ -85,3 +90,8 @@ class Local:
         if self.services is not None:
             report.server_cpu = self.services.cpu_seconds()
             self.services.close()
+
+
+def _warm_up(result) -> bool:
+    """Is this the outcome of a warm-up (``worker.warm_up``), not of the check itself?"""
+    return isinstance(result, str) or isinstance(result, pool.Lost) and result.task[0] is worker.warm_up

@@ -68,6 +68,11 @@ NO_HISTORY = "--HistoryManager.enabled=False"
 # of CPU per cell, 70 ms of the ~300 ms a lesson-3 kernel spends. Here descriptors 1 and 2 are
 # /dev/null: writes that bypass Python are dropped, never kept or sent to the grader.
 NO_FD_CAPTURE = "--IPKernelApp.capture_fd_output=False"
+# ipykernel sleeps 0.5 ms after every execution so that a client reading only the shell reply
+# has the IOPub messages by then; nbclient waits for IOPub's idle status anyway (20 ms of
+# waiting per lesson notebook).
+NO_EXECUTE_SLEEP = "--IPythonKernel._execute_sleep=0"
+KERNEL_OPTIONS = (NO_HISTORY, NO_FD_CAPTURE, NO_EXECUTE_SLEEP)
 
 # What an IPython kernel imports only when it starts (its debugger, with debugpy, is 40 ms of
 # CPU on its own): imported once in the server instead of in every kernel.
@@ -175,7 +180,7 @@ def _become_kernel(request: dict, judge_fd: int | None, spec: sandbox.Spec) -> N
         torch.set_num_threads(1)
         from ipykernel.kernelapp import IPKernelApp
         app = IPKernelApp.instance()
-        app.initialize(["-f", connection_file, *request.get("extra", []), NO_HISTORY, NO_FD_CAPTURE])
+        app.initialize(["-f", connection_file, *request.get("extra", []), *KERNEL_OPTIONS])
         sandbox.seal(spec)
     except BaseException:  # noqa: BLE001  (said in the servers' log, then the kernel ends)
         import traceback
