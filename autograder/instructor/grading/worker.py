@@ -35,7 +35,6 @@ def init(root: str, config, environment: dict, exit_fast: bool = True) -> None:
     """Load nbgrader for the course in ``root`` (``config``: its configuration, or that as the
     plain data a pool's worker receives). A worker of ``pool`` exits fast; a Dask worker
     process (``dask``) is not ours to end."""
-    import gc
     import logging
 
     from traitlets.config import Config
@@ -43,16 +42,10 @@ def init(root: str, config, environment: dict, exit_fast: bool = True) -> None:
     config = config if isinstance(config, Config) else Config(config)
 
     os.environ.update(environment)
-    # jsonschema (via nbformat) imports rfc3987_syntax, which builds a grammar at import:
-    # 0.8 s of CPU per worker, for IRI format checks that nbformat and nbgrader never make
-    sys.modules.setdefault("rfc3987_syntax", None)
-    # no collections while importing nbgrader (0.1 s less per worker start); then the modules'
-    # objects are frozen, so that the full collections while grading skip them
-    gc.disable()
+    # a local run's workers are forked with this loaded (``PRELOAD``); a Dask worker loads it here
+    from . import nbgrader_loaded  # noqa: F401
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
-    gc.freeze()
-    gc.enable()
 
     quiet_add_submission()
     one_engine_per_database()
