@@ -61,6 +61,28 @@ def test_workers_start_with_the_preloaded_modules_imported_once():
     assert done.stdout.split() == ["[True,", "True]", "False"], done.stdout + done.stderr
 
 
+def test_workers_start_under_a_temporary_folder_too_long_for_a_socket(tmp_path):
+    """The fork server's socket goes in a folder of the temporary folder: a TMPDIR whose path
+    leaves no room for a socket address (107 bytes) once stopped every grading run at its
+    start. In a fresh process, as the fork server is one per process."""
+    long = tmp_path / ("d" * 100)
+    long.mkdir()
+    script = textwrap.dedent("""
+        from autograder.instructor.grading import pool
+        from test_pool import _echo, _nothing
+        if __name__ == "__main__":
+            workers = pool.Pool(1, _nothing)
+            try:
+                print(workers.call(_echo, 7))
+            finally:
+                workers.close()
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120,
+                          cwd=Path(__file__).parent,
+                          env={**os.environ, "PYTHONPATH": str(Path(__file__).parent), "TMPDIR": str(long)})
+    assert done.stdout.split() == ["7"], done.stdout + done.stderr
+
+
 def _attempts(folder: Path, name: str) -> int:
     return len((folder / name).read_text()) if (folder / name).exists() else 0
 

@@ -15,10 +15,13 @@ comes back as itself (``encode``, ``decode``).
 """
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import importlib
 import multiprocessing
+import os
 import socket
+import tempfile
 import time
 from dataclasses import dataclass
 from multiprocessing.connection import wait
@@ -26,6 +29,7 @@ from multiprocessing.connection import wait
 import psutil
 
 from ...wire import framing
+from ..kernels.services import MAX_SOCKET_PATH
 
 MAX_MESSAGE = 64 * 2 ** 20  # a task's or a result's line (the coordinator's own workers: trusted)
 
@@ -132,6 +136,21 @@ class Worker:
         self.sock.close()
 
 
+@contextlib.contextmanager
+def _socket_sized_temp():
+    """multiprocessing's fork server listens on a Unix socket in a new folder of the temporary
+    folder (``pymp-*/listener-*``); under a TMPDIR too long for a socket address, starting the
+    pool failed ("AF_UNIX path too long"), so there that folder is made in /tmp."""
+    if len(os.path.join(tempfile.gettempdir(), "pymp-xxxxxxxx", "listener-xxxxxxxx")) <= MAX_SOCKET_PATH:
+        yield
+        return
+    saved, tempfile.tempdir = tempfile.tempdir, "/tmp"
+    try:
+        yield
+    finally:
+        tempfile.tempdir = saved
+
+
 class Pool:
     """``jobs`` workers; ``run`` gives each task (``(function, args)``) to the next free worker."""
 
@@ -145,7 +164,8 @@ class Pool:
         self.context.set_forkserver_preload(list(preload))
         self.initializer, self.initargs = name_of(initializer), encode(list(initargs))
         self.on_fault = on_fault or (lambda reason: None)
-        self.workers = [self._new() for _ in range(jobs)]
+        with _socket_sized_temp():  # the fork server starts with the first worker
+            self.workers = [self._new() for _ in range(jobs)]
         self.faults: list = []
 
     def _new(self) -> Worker:
