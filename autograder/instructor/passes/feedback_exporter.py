@@ -22,9 +22,9 @@ from nbconvert.filters.widgetsdatatypefilter import WidgetsDataTypeFilter
 from traitlets import default, validate
 
 from ... import messages
+from .safe_for_pages import IMAGES  # the only images SafeForPages keeps
 
 TEMPLATES = str(Path(__file__).parent / "templates")
-IMAGES = ("image/png", "image/jpeg")  # the only images SafeForPages keeps
 HTML_LANG = {"pt": "pt-BR", "zh": "zh-Hans"}  # the course's codes as HTML's lang attribute
 
 
