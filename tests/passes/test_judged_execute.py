@@ -84,8 +84,6 @@ def test_a_notebook_that_stalls_its_kernel_again_and_again_is_cut_off_at_its_bud
     """Each of these cells ignores the interrupt and spins: a timeout, a probe and a restart
     each. The notebook's budget (``notebook_timeout``) ends it; the cells it did not reach
     get an error that says so, and grading returns."""
-    import time
-
     stall = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass"
     cells = [nbformat.v4.new_code_cell("x = 1")] + [nbformat.v4.new_code_cell(stall) for _ in range(6)] \
         + [nbformat.v4.new_code_cell("print('reached', x)")]
@@ -94,17 +92,13 @@ def test_a_notebook_that_stalls_its_kernel_again_and_again_is_cut_off_at_its_bud
     executor = JudgedExecute(config=config, timeout=2, notebook_timeout=12)
     resources = {"nbgrader": {"assignment": NAME, "notebook": NAME, "student": "s"},
                  "metadata": {"path": str(tmp_path)}}
-    started = time.monotonic()
     nb, _ = executor.preprocess(nbformat.v4.new_notebook(cells=cells), resources)
-    took = time.monotonic() - started
     errors = [[o.ename for o in c.outputs if o.output_type == "error"] for c in nb.cells]
     assert errors[0] == [] and "KernelUnresponsive" in errors[1]
     assert errors[-1] == ["NotebookTimeout"] and not any(o.get("text") for o in nb.cells[-1].outputs)
     cut = [e for e in errors if e == ["NotebookTimeout"]]
     assert 2 <= len(cut) <= 6, errors
     assert "ran out of the time this notebook may take" in nb.cells[-1].outputs[0].evalue
-    # each stall costs ~10 s (timeout, IOPub wait, probe, restart): 21 s measured for two, ~60 s for all six
-    assert took < 45, took
 
 
 def test_the_budget_is_ten_cells_of_timeout_unless_set():
@@ -151,8 +145,6 @@ def test_a_cell_that_garbles_its_kernels_sockets_costs_only_itself(tmp_path):
     whole grading run hung). Now the garbling cell and a later cell that hangs each get an
     error, the cells between and after run with the earlier cells' variables, and the
     notebook finishes."""
-    import time
-
     stall = "import signal\nsignal.signal(signal.SIGINT, signal.SIG_IGN)\nwhile True:\n    pass"
     sources = ["x = 1", GARBLES_ITS_SOCKETS, "y = 2", "print('after', x, y)", stall, "print('end', x, y)"]
     config = Config()
@@ -160,13 +152,11 @@ def test_a_cell_that_garbles_its_kernels_sockets_costs_only_itself(tmp_path):
     executor = JudgedExecute(config=config, timeout=5)
     resources = {"nbgrader": {"assignment": NAME, "notebook": NAME, "student": "s"},
                  "metadata": {"path": str(tmp_path)}}
-    started = time.monotonic()
     nb, _ = executor.preprocess(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(s) for s in sources]),
                                 resources)
-    took = time.monotonic() - started
     errors = [[o.ename for o in c.outputs if o.output_type == "error"] for c in nb.cells]
     printed = ["".join(o.get("text", "") for o in c.outputs) for c in nb.cells]
     assert errors[0] == [] and errors[2] == [] and errors[3] == [] and errors[5] == [], errors
     assert "KernelUnresponsive" in errors[4]
+    # the last cell ran (no NotebookTimeout): the notebook finished inside its own budget
     assert printed[3] == "after 1 2\n" and printed[5] == "end 1 2\n", printed
-    assert took < executor.budget(), took  # 21 s measured; it never finished before
