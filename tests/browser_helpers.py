@@ -3,6 +3,7 @@ Playwright, and nbgrader's Validate button."""
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import socket
 import subprocess
@@ -26,22 +27,26 @@ def free_port() -> int:
 
 @contextlib.contextmanager
 def jupyter_lab(argv: list, env: dict, cwd: Path, log: Path):
-    """``argv`` (a ``jupyter lab`` command) serving on a free loopback port; yields its URL."""
-    port = free_port()
+    """``argv`` (a ``jupyter lab`` command) serving on loopback; yields its URL.
+
+    The server binds a port the system picks (``--port=0``) and says which in its runtime file
+    (``jpserver-<pid>.json``): a port chosen here and bound later could be taken in between
+    by any of the kernels the other test worker starts."""
     with open(log, "w") as out:
-        server = subprocess.Popen([*argv, *SERVER_FLAGS, f"--port={port}"], cwd=cwd, env=env,
+        server = subprocess.Popen([*argv, *SERVER_FLAGS, "--port=0"], cwd=cwd, env=env,
                                   stdout=out, stderr=subprocess.STDOUT)
-    url = f"http://127.0.0.1:{port}"
+    info = Path(env["JUPYTER_RUNTIME_DIR"]) / f"jpserver-{server.pid}.json"
     try:
         deadline = time.time() + 60
         while True:
             try:
+                url = f"http://127.0.0.1:{json.loads(info.read_text())['port']}"
                 urllib.request.urlopen(f"{url}/api/status", timeout=2)
                 break
-            except OSError:
+            except (OSError, ValueError, KeyError):  # not written yet, half written, not serving yet
                 if time.time() > deadline or server.poll() is not None:
                     pytest.fail("JupyterLab did not start:\n" + log.read_text())
-                time.sleep(0.5)
+                time.sleep(0.5)  # polling: the server gives no other sign that it is ready
         yield url
     finally:
         server.terminate()

@@ -216,6 +216,11 @@ def test_instructor_grades_in_formgrader_and_the_export_has_it(browser, graded_c
         frame.get_by_role("link", name="bob", exact=True).click()
         comment = frame.locator("#train_loop-comment")
         comment.wait_for(timeout=60_000)
+        # formgrader binds its inputs once it has fetched the submission's grades and comments:
+        # what is typed before is never saved (a machine under load once lost the comment so)
+        comment.element_handle().owner_frame().wait_for_function(
+            "() => window.formgrader && formgrader.grades.loaded && formgrader.comments.loaded",
+            timeout=60_000)
         comment.fill(COMMENT)
         comment.press("Tab")
         frame.locator(".nbgrader_cell", has=comment).locator(".comment-saved").wait_for(
