@@ -60,10 +60,14 @@ $(HUB_PROXY): tests/hub/package.json tests/hub/package-lock.json
 	npm ci --prefix tests/hub --no-audit --no-fund
 	touch $@
 
+# The suite runs on two workers (pytest-xdist; tests/conftest.py says how it is split): a
+# module's tests stay together, so its graded class or JupyterLab server is made once.
+TEST_WORKERS ?= -n 2 --dist loadscope --no-loadscope-reorder
+
 # The gradebook tests also run against PostgreSQL: .ci/postgres installs and starts it (root)
 # and prints its URL; without it those tests are skipped.
 test: $(VENV)/.installed $(CHROMIUM) $(CJK_FONT) $(HUB_PROXY)
-	AUTOGRADER_TEST_POSTGRES=$$(.ci/postgres || true) CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest
+	AUTOGRADER_TEST_POSTGRES=$$(.ci/postgres || true) CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest $(TEST_WORKERS)
 
 quick: $(VENV)/.installed
 	$(BIN)/python -m pytest -m "not slow"

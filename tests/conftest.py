@@ -39,3 +39,49 @@ def new_gradebook(tmp_path_factory):
         return f"sqlite:///{path}"
 
     return new
+
+
+# -- running on two workers (pytest-xdist, ``make test``: ``-n 2``) ---------------------------
+# Each module is one unit of work, given whole to one worker, so its module fixtures (a graded
+# class, a JupyterLab server) are made once; modules that share something outside pytest are
+# one unit, run one after the other: the session's graded hostile class, and nbgrader's default
+# exchange (/usr/local/share/nbgrader/exchange), where test_attacks plants a classmate's
+# submission and test_hub runs the course. (xdist's own ``--dist loadgroup`` does not group on
+# pytest 9.2: it renames a test through ``item._nodeid``, which pytest no longer reads.)
+SHARED_UNITS = {
+    "test_class_grading.py": "hostile_course",
+    "test_cluster.py": "hostile_course",
+    "test_attacks.py": "default_exchange",
+    "test_hub.py": "default_exchange",
+}
+
+
+def unit_of(nodeid: str) -> str:
+    module = nodeid.split("::")[0]
+    return SHARED_UNITS.get(module.rsplit("/", 1)[-1], module)
+
+
+@pytest.hookimpl(optionalhook=True)
+def pytest_xdist_make_scheduler(config, log):
+    from xdist.scheduler import LoadScopeScheduling
+
+    class ByUnit(LoadScopeScheduling):
+        def _split_scope(self, nodeid: str) -> str:
+            return unit_of(nodeid)
+
+    return ByUnit(config, log)
+
+
+def _rank(item) -> int:
+    """Browser units first, then the other slow ones, the quick ones last: a worker that is
+    given a long unit near the end keeps the whole run waiting for it."""
+    return 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2
+
+
+def pytest_collection_modifyitems(config, items):
+    """The units in the order their workers should take them (xdist's ``--no-loadscope-reorder``
+    keeps this order; it would otherwise put the units with the most tests first)."""
+    rank = {}
+    for item in items:
+        rank[unit_of(item.nodeid)] = min(rank.get(unit_of(item.nodeid), 2), _rank(item))
+    items.sort(key=lambda item: rank[unit_of(item.nodeid)])  # stable: a unit keeps its own order
