@@ -55,13 +55,14 @@ def _nb(name: str) -> str:
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     """A course with every assignment generated, submitted by three students, graded,
-    fed back and exported."""
+    fed back and exported: each step run once for all four assignments (``"*"``), as an
+    instructor catching up on a whole course would."""
     root = tmp_path_factory.mktemp("course")
     shutil.copy(ROOT / "nbgrader_config.py", root)
     shutil.copytree(ROOT / "source", root / "source")
     env = isolated_env(tmp_path_factory.mktemp("home"))
+    nbgrader(["generate_assignment", "*", "--force"], root, env)
     for name, (_, wrong, _, _) in ASSIGNMENTS.items():
-        nbgrader(["generate_assignment", name, "--force"], root, env)
         release = read(root / "release" / name / _nb(name))
         right = solutions(read(root / "source" / name / _nb(name)))
         submissions = {"alice": fill(release, right), "bob": release,
@@ -70,8 +71,8 @@ def course(tmp_path_factory):
             folder = root / "submitted" / student / name
             folder.mkdir(parents=True)
             nbformat.write(nb, str(folder / _nb(name)))
-        nbgrader(["autograde", name, "--create"], root, env)
-        nbgrader(["generate_feedback", name], root, env)
+    nbgrader(["autograde", "*", "--create"], root, env)
+    nbgrader(["generate_feedback", "*"], root, env)
     nbgrader(["export"], root, env)
     return root
 
