@@ -1,0 +1,35 @@
+"""How ``make test`` splits the suite among its workers (tests/conftest.py): modules that share
+something outside pytest run in one unit, one after the other, never side by side."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from conftest import unit_of
+
+HERE = Path(__file__).parent
+SHARED = {
+    # the session fixture that grades the hostile class once
+    "hostile_course": re.compile(r"\bhostile_course\b"),
+    # nbgrader's default exchange: a machine-wide folder, made, opened up and removed by tests
+    "default_exchange": re.compile(r"/usr/local/share/nbgrader/exchange|\bhub_helpers\b"),
+}
+
+
+def modules_using(pattern: re.Pattern) -> list:
+    return sorted(p.name for p in HERE.glob("test_*.py") if p.name != Path(__file__).name
+                  and pattern.search(p.read_text()))
+
+
+def test_modules_that_share_something_are_one_unit():
+    for what, pattern in SHARED.items():
+        users = modules_using(pattern)
+        assert len(users) >= 2, (what, users)  # what this test guards is still shared
+        assert {unit_of(f"tests/{name}::test") for name in users} == {what}, (what, users)
+
+
+def test_every_other_module_is_a_unit_of_its_own():
+    shared = {name for pattern in SHARED.values() for name in modules_using(pattern)}
+    others = [p.name for p in HERE.glob("test_*.py") if p.name not in shared]
+    assert len({unit_of(f"tests/{name}::test") for name in others}) == len(others)
+    assert unit_of("tests/passes/test_overwrite_cells.py::test_x[a]") == "tests/passes/test_overwrite_cells.py"
