@@ -224,7 +224,7 @@ def test_servers_interrupted_while_starting_are_stopped(tmp_path, monkeypatch):
     monkeypatch.setattr(services.Services, "wait_ready", wait_ready)
     monkeypatch.setattr(services.forkserver, "install_kernelspec", lambda share: None)
     (tmp_path / "runs").mkdir()
-    monkeypatch.setattr(services, "_short_temp", lambda: str(tmp_path / "runs"))
+    monkeypatch.setattr(services, "short_temp", lambda: str(tmp_path / "runs"))
     with pytest.raises(KeyboardInterrupt):
         services.Services.start(tmp_path, sandbox=False, log=tmp_path / "servers.log")
     assert len(started) == 2 and all(process.poll() is not None for process in started)

@@ -19,7 +19,6 @@ import contextlib
 import dataclasses
 import importlib
 import multiprocessing
-import os
 import socket
 import tempfile
 import time
@@ -29,7 +28,7 @@ from multiprocessing.connection import wait
 import psutil
 
 from ...wire import framing
-from ..kernels.services import MAX_SOCKET_PATH
+from ..kernels.services import short_temp
 
 MAX_MESSAGE = 64 * 2 ** 20  # a task's or a result's line (the coordinator's own workers: trusted)
 
@@ -141,10 +140,7 @@ def _socket_sized_temp():
     """multiprocessing's fork server listens on a Unix socket in a new folder of the temporary
     folder (``pymp-*/listener-*``); under a TMPDIR too long for a socket address, starting the
     pool failed ("AF_UNIX path too long"), so there that folder is made in /tmp."""
-    if len(os.path.join(tempfile.gettempdir(), "pymp-xxxxxxxx", "listener-xxxxxxxx")) <= MAX_SOCKET_PATH:
-        yield
-        return
-    saved, tempfile.tempdir = tempfile.tempdir, "/tmp"
+    saved, tempfile.tempdir = tempfile.tempdir, short_temp(("pymp-xxxxxxxx", "listener-xxxxxxxx"))
     try:
         yield
     finally:

@@ -48,12 +48,14 @@ PING_TIMEOUT = 10
 MAX_SOCKET_PATH = 107  # bytes in a Unix socket address, the kernels' ZeroMQ sockets included
 
 
-def _short_temp() -> str:
-    """The temporary folder, unless its path is too long for the sockets beneath it
-    (``<run>/kernels/<pid>-<n>/ipc/k-<port>``): then /tmp."""
+KERNEL_SOCKET = ("autograder-run-xxxxxxxx", "kernels", "4194304-99999", "ipc", "k-65535")  # the longest
+
+
+def short_temp(beneath: tuple = KERNEL_SOCKET) -> str:
+    """The temporary folder, unless its path is too long for the socket ``beneath`` it (by
+    default a kernel's, ``<run>/kernels/<pid>-<n>/ipc/k-<port>``): then /tmp."""
     base = tempfile.gettempdir()
-    longest = len(os.path.join(base, "autograder-run-xxxxxxxx", "kernels", "4194304-99999", "ipc", "k-65535"))
-    return base if longest <= MAX_SOCKET_PATH else "/tmp"
+    return base if len(os.path.join(base, *beneath)) <= MAX_SOCKET_PATH else "/tmp"
 
 
 def _wait_for(path: Path, process: subprocess.Popen, what: str) -> None:
@@ -109,7 +111,7 @@ class Services:
         when not given). With ``wait=False`` it returns once both are launched: the caller
         starts its own work meanwhile (each server imports torch, ~1.5 s) and calls
         ``wait_ready`` (and ``close`` if that fails)."""
-        folder = Path(tempfile.mkdtemp(prefix="autograder-run-", dir=_short_temp()))
+        folder = Path(tempfile.mkdtemp(prefix="autograder-run-", dir=short_temp()))
         os.chmod(folder, 0o700)
         services = cls(folder, sandbox, owner=True)
         services.course_root = Path(course_root)
