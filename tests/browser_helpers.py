@@ -70,6 +70,13 @@ def browser():
         chromium.close()
 
 
+def next_frames(page, frames: int = 2) -> None:
+    """Wait until the page has drawn ``frames`` more frames: JupyterLab's widgets (Lumino)
+    apply a change, such as a new size or a palette's filter, on the next animation frame."""
+    page.evaluate("n => new Promise(done => { const step = k => k ? requestAnimationFrame(() => step(k - 1)) : done(); step(n); })",
+                  frames)
+
+
 def validate(page) -> str:
     """Press nbgrader's Validate button on the open notebook; the report it shows."""
     page.locator(".jp-NotebookPanel-toolbar").get_by_text("Validate", exact=True).click()

@@ -23,7 +23,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from browser_helpers import browser, jupyter_lab, validate  # noqa: F401  (browser: a fixture)
+from browser_helpers import browser, jupyter_lab, next_frames, validate  # noqa: F401  (browser: a fixture)
 from helpers import ROOT, fill, isolated_env, read, solutions
 
 from lessons import lab as course_lab
@@ -198,7 +198,7 @@ def save_screenshot(page, name: str) -> None:
     height = page.evaluate("document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer').scrollHeight")
     page.set_viewport_size({"width": 1400, "height": min(height + 150, 16000)})
     page.evaluate("document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer').scrollTop = 0")
-    page.wait_for_timeout(500)
+    next_frames(page)  # laid out at the new size
     ARTIFACTS.mkdir(exist_ok=True)
     page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
     page.set_viewport_size({"width": 1400, "height": 1000})
