@@ -256,9 +256,9 @@ def test_lesson_in_jupyterlab(lab, browser, name, lang):
     # solution catalogues check word for word.)
     if lang == "en":
         assert "Success" in validate(page)
-    page.close()
-    if lang == "en":
+        page.close()
         return
+    page.close()
 
     page = open_notebook(browser, lab, f"{folder}/{name}.ipynb")
     report = validate(page)
