@@ -3,13 +3,14 @@ import sys
 
 import pytest
 
+from autograder.instructor.fast_imports import skip_iri_grammar
+
 sys.path.insert(0, os.path.dirname(__file__))
 # nbgrader runs alembic (and tests run nbgrader, jupyter) from the environment pytest runs in,
 # also when pytest is started without activating it
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
-# as in a grading worker (autograder.instructor.grading.worker.init): jsonschema, imported with
-# nbformat, builds rfc3987_syntax's grammar at import, 0.8 s for IRI checks no test makes
-sys.modules.setdefault("rfc3987_syntax", None)
+# as in every process of the instructor's (autograder.instructor.fast_imports)
+skip_iri_grammar()
 
 
 @pytest.fixture(scope="session")

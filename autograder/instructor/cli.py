@@ -26,6 +26,8 @@ import os
 import sys
 from pathlib import Path
 
+from .fast_imports import skip_iri_grammar
+
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="autograder", description=__doc__.splitlines()[0])
@@ -86,9 +88,7 @@ def at_least_one(text: str) -> int:
 
 def main(argv=None) -> int:
     args = parser().parse_args(argv)
-    # jsonschema (via nbformat) imports rfc3987_syntax, which builds a grammar at import: ~1 s
-    # of every command, for IRI format checks that nbformat and nbgrader never make
-    sys.modules.setdefault("rfc3987_syntax", None)
+    skip_iri_grammar()
     if args.command == "grade":
         from .grading.command import grade as command
     elif args.command == "report":
