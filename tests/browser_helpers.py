@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 import socket
 import subprocess
 import time
@@ -68,6 +69,41 @@ def browser():
             "--disable-background-networking", "--disable-component-update", "--disable-sync"])
         yield chromium
         chromium.close()
+
+
+# The status bar's kernel item, by the interface's language, and the word it ends with once
+# the kernel is connected and idle.
+KERNEL_ITEM = {"en": ('.jp-StatusBar-TextItem[title^="Change kernel for"]', "Idle"),
+               "zh": ('.jp-StatusBar-TextItem[title^="更改 "]', "空闲")}
+
+
+def wait_for_idle_kernel(page, lang: str = "en") -> None:
+    """Wait until the open notebook's kernel is connected and idle, as a student would.
+
+    Why not the toolbar's execution indicator (this suite once waited for it, and Run All
+    then failed about one time in four on a fresh or busy machine, waiting 120 s for
+    execution counts that never came): JupyterLab 4.6 renders that indicator with
+    ``data-status="idle"`` as its *initial* state, before the notebook has a kernel session
+    at all, so it is "idle" about a second before the session exists (longer under load).
+    A Run All in that window never runs: while the session is being created, JupyterLab
+    skips every code cell (``CodeCell.execute`` returns at once when
+    ``sessionContext.session?.kernel`` is missing, and clears the prompt), and before a
+    kernel is even pending it opens the "Select Kernel" dialog instead (JupyterLab issue
+    #8490, "Counter and outputs of a cell are empty if running it before kernel is
+    ready"). Reproduced by running all cells right after the notebook's panel appears:
+    no cell got a count, three times out of three; and with the old wait, on a fresh server
+    with one core kept busy, Run All ran nothing in 12 of 16 notebook openings (with this
+    wait: 16 of 16 ran, with both cores kept busy). The status bar's kernel item shows the
+    session context's own status, which says Idle only once a kernel is connected and
+    idle, as a student would wait for it.
+
+    The same wait keeps JupyterLab's last move of focus (back to the notebook) before the
+    test's first click or key: with the indicator's wait and three busy processes beside
+    the test, a command palette opened next was closed by that move in 2 of 3 runs of the
+    instructor's view tests; with this wait, 4 runs of 4 passed.
+    """
+    selector, idle = KERNEL_ITEM[lang]
+    page.locator(selector, has_text=re.compile(rf"\| {idle}$")).wait_for(timeout=90_000)
 
 
 def next_frames(page, frames: int = 2) -> None:

@@ -23,7 +23,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from browser_helpers import browser, jupyter_lab, next_frames, validate  # noqa: F401  (browser: a fixture)
+from browser_helpers import (browser, jupyter_lab, next_frames, validate,  # noqa: F401  (browser: a fixture)
+                             wait_for_idle_kernel)
 from helpers import ROOT, fill, isolated_env, read, solutions
 
 from lessons import lab as course_lab
@@ -74,10 +75,8 @@ def lab(tmp_path_factory):
 USER_SETTINGS: list = []  # the lab's user settings directory
 # JupyterLab's words the tests click or wait for, in its English and Chinese interface
 UI = {
-    "en": {"kernel": '.jp-StatusBar-TextItem[title^="Change kernel for"]', "idle": "Idle",
-           "File": "File", "Run": "Run", "Run All Cells": "Run All Cells"},
-    "zh": {"kernel": '.jp-StatusBar-TextItem[title^="更改 "]', "idle": "空闲",
-           "File": "文件", "Run": "运行", "Run All Cells": "运行所有单元格"},
+    "en": {"File": "File", "Run": "Run", "Run All Cells": "Run All Cells"},
+    "zh": {"File": "文件", "Run": "运行", "Run All Cells": "运行所有单元格"},
 }
 
 
@@ -92,31 +91,13 @@ def interface_language(lang: str) -> None:
 
 
 def open_notebook(browser, lab, path):
-    """Open a notebook and wait until its kernel is connected and idle.
-
-    Why not the toolbar's execution indicator (this suite once waited for it, and Run All
-    then failed about one time in four on a fresh or busy machine, waiting 120 s for
-    execution counts that never came): JupyterLab 4.6 renders that indicator with
-    ``data-status="idle"`` as its *initial* state, before the notebook has a kernel session
-    at all, so it is "idle" about a second before the session exists (longer under load).
-    A Run All in that window never runs: while the session is being created, JupyterLab
-    skips every code cell (``CodeCell.execute`` returns at once when
-    ``sessionContext.session?.kernel`` is missing, and clears the prompt), and before a
-    kernel is even pending it opens the "Select Kernel" dialog instead (JupyterLab issue
-    #8490, "Counter and outputs of a cell are empty if running it before kernel is
-    ready"). Reproduced by running all cells right after the notebook's panel appears:
-    no cell got a count, three times out of three; and with the old wait, on a fresh server
-    with one core kept busy, Run All ran nothing in 12 of 16 notebook openings (with this
-    wait: 16 of 16 ran, with both cores kept busy). The status bar's kernel item shows the
-    session context's own status, which says Idle only once a kernel is connected and
-    idle, as a student would wait for it.
-    """
-    ui = UI["zh" if "/zh/" in path else "en"]
-    interface_language("zh" if "/zh/" in path else "en")
+    """Open a notebook and wait until its kernel is connected and idle (browser_helpers.wait_for_idle_kernel)."""
+    lang = "zh" if "/zh/" in path else "en"
+    interface_language(lang)
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{lab}/lab/tree/{path}?reset")
-    page.locator(ui["kernel"], has_text=re.compile(rf"\| {ui['idle']}$")).wait_for(timeout=90_000)
+    wait_for_idle_kernel(page, lang)
     return page
 
 

@@ -24,7 +24,7 @@ from pathlib import Path
 import catalogue
 import nbformat
 import pytest
-from browser_helpers import browser, jupyter_lab, next_frames, validate  # noqa: F401  (browser: a fixture)
+from browser_helpers import browser, jupyter_lab, validate, wait_for_idle_kernel  # noqa: F401  (browser: a fixture)
 from helpers import ROOT, exchange_home, fill, generate, isolated_env, nbgrader, points, read, solutions
 from nbgrader.api import Gradebook
 from test_class_grading import autograder
@@ -102,7 +102,7 @@ def open_notebook(browser, url: str, path: str) -> tuple:
     page.on("request", lambda request: requested.append(request.url))
     page.on("dialog", lambda dialog: dialog.accept())
     page.goto(f"{url}/lab/tree/{path}?reset")
-    page.wait_for_selector('.jp-Notebook-ExecutionIndicator[data-status="idle"]', timeout=90_000)
+    wait_for_idle_kernel(page)
     return page, requested
 
 
@@ -128,14 +128,39 @@ def nbgrader_menu(page) -> list:
 
 
 def palette(page, words: str) -> list:
-    """Visible command palette entries that match ``words``."""
-    page.keyboard.press("Control+Shift+c")
-    search = page.locator(".lm-CommandPalette-input")
-    search.fill(words)
-    next_frames(page)  # the palette filters on the next frame after its input changes
-    found = page.locator(".lm-CommandPalette-item").filter(visible=True).all_inner_texts()
-    search.press("Escape")
-    return found
+    """Visible command palette entries that match ``words``.
+
+    The palette closes when focus leaves it. Opened before the kernel was connected, it was
+    closed by JupyterLab giving the notebook its focus back (under load, in 4 of 5 starts,
+    30 to 700 ms after it opened), and the student's view then read no entries from a closed
+    palette: a pass that proved nothing. So the page itself waits for the palette to open,
+    types ``words`` and reads the entries, and the result counts only if the palette was
+    still open, with ``words`` in it, when read; otherwise the palette is opened again."""
+    for _ in range(3):
+        page.keyboard.press("Control+Shift+c")
+        found = page.evaluate(SEARCH_PALETTE, words)
+        if found is not None:
+            page.keyboard.press("Escape")
+            return found
+    raise AssertionError(f"the command palette closed three times before it showed {words!r}")
+
+
+# In the page: wait up to 60 frames for the palette to open; type ``words``; wait the two
+# frames it filters on; give its visible entries, or null if it never opened or closed (and
+# so emptied its input) meanwhile.
+SEARCH_PALETTE = """async words => {
+    const frame = () => new Promise(done => requestAnimationFrame(done));
+    const open = () => document.querySelector('.lm-CommandPalette-input')?.checkVisibility();
+    for (let n = 0; n < 60 && !open(); n++) await frame();
+    if (!open()) return null;
+    const input = document.querySelector('.lm-CommandPalette-input');
+    input.value = words;
+    input.dispatchEvent(new Event('input', {bubbles: true}));
+    await frame(); await frame();
+    if (!input.checkVisibility() || input.value !== words) return null;
+    return [...document.querySelectorAll('.lm-CommandPalette-item')]
+        .filter(item => item.checkVisibility()).map(item => item.innerText);
+}"""
 
 
 def instructor_tools(page, requested: list, url: str) -> dict:
