@@ -77,7 +77,7 @@ KERNEL_ITEM = {"en": ('.jp-StatusBar-TextItem[title^="Change kernel for"]', "Idl
                "zh": ('.jp-StatusBar-TextItem[title^="更改 "]', "空闲")}
 
 
-def wait_for_idle_kernel(page, lang: str = "en") -> None:
+def wait_for_idle_kernel(page, lang: str = "en", timeout: int = 90_000) -> None:
     """Wait until the open notebook's kernel is connected and idle, as a student would.
 
     Why not the toolbar's execution indicator (this suite once waited for it, and Run All
@@ -103,7 +103,18 @@ def wait_for_idle_kernel(page, lang: str = "en") -> None:
     instructor's view tests; with this wait, 4 runs of 4 passed.
     """
     selector, idle = KERNEL_ITEM[lang]
-    page.locator(selector, has_text=re.compile(rf"\| {idle}$")).wait_for(timeout=90_000)
+    page.locator(selector, has_text=re.compile(rf"\| {idle}$")).wait_for(timeout=timeout)
+
+
+def open_notebook(browser, url: str, path: str, lang: str = "en") -> tuple:
+    """A new page with the notebook at ``path`` open (the workspace reset) and its kernel
+    connected and idle; and the addresses the page has asked for, so far and from now on."""
+    page, requested = browser.new_page(viewport={"width": 1400, "height": 1000}), []
+    page.on("request", lambda request: requested.append(request.url))
+    page.on("dialog", lambda dialog: dialog.accept())
+    page.goto(f"{url}/lab/tree/{path}?reset")
+    wait_for_idle_kernel(page, lang)
+    return page, requested
 
 
 def next_frames(page, frames: int = 2) -> None:

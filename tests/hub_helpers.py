@@ -27,7 +27,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_helpers import free_port
+from browser_helpers import free_port, wait_for_idle_kernel
 from helpers import ROOT
 
 HUB = ROOT / "tests" / "hub"
@@ -334,8 +334,6 @@ def scratch_folder() -> Path:
 # ----------------------------------------------------------------------- in the browser
 
 ARTIFACTS = ROOT / "test-artifacts"
-# the status bar's kernel item: "Idle" only once a kernel is connected (see test_browser.py)
-KERNEL_IDLE = '.jp-StatusBar-TextItem[title^="Change kernel for"]'
 
 
 @dataclass
@@ -436,7 +434,7 @@ def open_notebook(session: Session, path: str, kernel: bool = False) -> None:
 
 
 def wait_for_kernel(page) -> None:
-    page.locator(KERNEL_IDLE, has_text=re.compile(r"\| Idle$")).wait_for(timeout=120_000)
+    wait_for_idle_kernel(page, timeout=120_000)
 
 
 def cell(page, index: int):

@@ -23,8 +23,8 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from browser_helpers import (browser, jupyter_lab, next_frames, validate,  # noqa: F401  (browser: a fixture)
-                             wait_for_idle_kernel)
+import browser_helpers
+from browser_helpers import browser, jupyter_lab, next_frames, validate  # noqa: F401  (browser: a fixture)
 from helpers import ROOT, fill, isolated_env, read, solutions
 
 from lessons import lab as course_lab
@@ -91,14 +91,10 @@ def interface_language(lang: str) -> None:
 
 
 def open_notebook(browser, lab, path):
-    """Open a notebook and wait until its kernel is connected and idle (browser_helpers.wait_for_idle_kernel)."""
+    """A page with the notebook open, in the language of its folder, its kernel idle."""
     lang = "zh" if "/zh/" in path else "en"
     interface_language(lang)
-    page = browser.new_page(viewport={"width": 1400, "height": 1000})
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.goto(f"{lab}/lab/tree/{path}?reset")
-    wait_for_idle_kernel(page, lang)
-    return page
+    return browser_helpers.open_notebook(browser, lab, path, lang)[0]
 
 
 COUNTED = """() => [...document.querySelectorAll('.jp-CodeCell .jp-InputPrompt')]

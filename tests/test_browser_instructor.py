@@ -24,7 +24,7 @@ from pathlib import Path
 import catalogue
 import nbformat
 import pytest
-from browser_helpers import browser, jupyter_lab, validate, wait_for_idle_kernel  # noqa: F401  (browser: a fixture)
+from browser_helpers import browser, jupyter_lab, open_notebook, validate  # noqa: F401  (browser: a fixture)
 from helpers import ROOT, exchange_home, fill, generate, isolated_env, nbgrader, points, read, solutions
 from nbgrader.api import Gradebook
 from test_class_grading import autograder
@@ -93,17 +93,6 @@ def student_course(tmp_path_factory):
     shutil.copy(ROOT / "nbgrader_config.py", root)
     shutil.copytree(ROOT / "release", root / "release")
     return root
-
-
-def open_notebook(browser, url: str, path: str) -> tuple:
-    """A page with the notebook open; and the addresses the page has asked for, so far and
-    from now on."""
-    page, requested = browser.new_page(viewport={"width": 1400, "height": 1000}), []
-    page.on("request", lambda request: requested.append(request.url))
-    page.on("dialog", lambda dialog: dialog.accept())
-    page.goto(f"{url}/lab/tree/{path}?reset")
-    wait_for_idle_kernel(page)
-    return page, requested
 
 
 def asks_about_news(page, requested: list) -> bool:
