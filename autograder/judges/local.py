@@ -9,8 +9,10 @@ connected; a grading kernel never imports this package.
 from __future__ import annotations
 
 import getpass
+import itertools
 import json
 import os
+from collections import OrderedDict
 from pathlib import Path
 
 from ..wire.codec import roundtrip
@@ -27,23 +29,39 @@ def student_id() -> str:
 
 
 class LocalJudge:
-    """Scenarios from the public seeds and verdicts from the judges, in this process."""
+    """Scenarios from the public seeds and verdicts from the judges, in this process.
+
+    Each scenario handed out is named once for the life of the kernel (a counter), so a
+    check that stopped half-way (a failure, an interrupt, an error in the student's code)
+    leaves behind a scenario that no later report can be matched with: every check is
+    judged against the scenarios it was given itself. (The names were once the number of
+    scenarios pending, so after one stopped check two scenarios shared a name and the next,
+    right answer was judged against the wrong one.) At most ``MAX_PENDING`` unreported
+    scenarios are kept, the oldest dropped first."""
+
+    MAX_PENDING = 1000
 
     def __init__(self):
-        self._issued: dict = {}
+        self._issued: OrderedDict = OrderedDict()
+        self._names = itertools.count()
 
     def scenarios(self, spec: Exercise, cases: str) -> list:
         judge = module(spec)
         issued = []
         for case in select(judge.CASES, cases):
-            token = str(len(self._issued))
+            token = f"local-{next(self._names)}"
             data = judge.scenario(case, case["seed"])
             self._issued[token] = (judge, data)
             issued.append((token, data))
+        while len(self._issued) > self.MAX_PENDING:
+            self._issued.popitem(last=False)
         return issued
 
     def report(self, token: str, observation: dict) -> Verdict:
-        judge, data = self._issued.pop(token)
+        issued = self._issued.pop(token, None)
+        if issued is None:  # dropped, or never handed out
+            return Verdict.fail("malformed", "judge.malformed")
+        judge, data = issued
         return judge.verify(data, observation)
 
     def value(self, spec: Exercise, answer, cases: str, **options) -> Verdict:

@@ -1,6 +1,6 @@
 """The checks notebooks call: one ``check_<name>(answer, cases="visible")`` per exercise declared
 in ``autograder.wire.exercises``, and ``check_choice(question, answer)`` for Quick Checks.
-Each raises ``AssertionError`` carrying the feedback.
+Each raises ``CheckFailed`` (an ``AssertionError``) carrying the feedback.
 
 The same function serves a visible test cell, a hidden test cell (``cases="hidden"``) and a
 student's own ``exercises.<name>.check()``. A function check asks the judge for scenarios,
@@ -30,6 +30,20 @@ from ..wire.verdict import Verdict
 from . import connection
 
 
+class CheckFailed(AssertionError):
+    """A check's verdict against the answer: its message is the feedback.
+
+    IPython shows an exception by its ``_render_traceback_`` when it has one, so the cell
+    shows the message alone, in the student's language: no "Traceback (most recent call
+    last)", no frame of the grader's code and no path of its files, which once came first,
+    in English, above the message. The cell still ends in an error, so nbgrader scores it
+    as a failed test (an ``error`` output whose traceback is the message), and Run All goes
+    on past it only where the cell's ``raises-exception`` tag allows."""
+
+    def _render_traceback_(self) -> list:
+        return str(self).splitlines() or [""]
+
+
 @contextlib.contextmanager
 def _quiet():
     """Keep warnings and stray stderr writes out of the test cell's output."""
@@ -44,7 +58,7 @@ def _conclude(verdict: Verdict | None, what: str, cases: str) -> None:
     if verdict is None:
         print(messages.text("general.recorded", what=what))
     elif not verdict.ok:
-        raise AssertionError(verdict.message)
+        raise CheckFailed(verdict.message)
     else:
         print(messages.text("general.passed", what=what, cases=messages.text(f"general.cases_{cases}")))
 
@@ -81,7 +95,7 @@ def run_value_check(spec: Exercise, answer, cases: str, **options) -> Verdict | 
     with _quiet():
         verdict = connection.judge().value(spec, answer, cases, **options)
     if verdict is not None and not verdict.ok:
-        raise AssertionError(verdict.message)
+        raise CheckFailed(verdict.message)
     return verdict
 
 
@@ -126,7 +140,7 @@ def check_choice(question: str, answer, key: str | None = None, cases: str = "vi
     except AssertionError as wrong:
         why = _why(question, shown, answer)
         if why:
-            raise AssertionError(f"{wrong} {why}") from None
+            raise CheckFailed(f"{wrong} {why}") from None
         raise
     if verdict is None or (key is None and shown is None):
         print(messages.text("quiz.recorded", question=question, got=str(answer).strip().lower().rstrip(")")))

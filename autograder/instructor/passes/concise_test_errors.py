@@ -4,9 +4,14 @@ from __future__ import annotations
 from nbgrader import utils
 from nbgrader.preprocessors import NbGraderPreprocessor
 
+# The exception a check raises (``autograder.kernel.checks.CheckFailed``): its message is the
+# feedback, in the student's language, and is shown alone, as the student's own kernel showed it.
+CHECK_FAILED = "CheckFailed"
+
 
 class ConciseTestErrors(NbGraderPreprocessor):
-    """Reduce the traceback of a failed test cell to its last line, ``AssertionError: <diagnosis>``.
+    """Reduce the traceback of a failed test cell to its last line: the check's message alone
+    (``CheckFailed``), or ``<name>: <value>`` for any other error.
 
     An IPython traceback quotes the lines around the failing call, hidden tests included
     (nbgrader's ClearHiddenTests clears the cell's source, not its outputs). The
@@ -17,5 +22,6 @@ class ConciseTestErrors(NbGraderPreprocessor):
         if utils.is_grade(cell):
             for output in cell.get("outputs", []):
                 if output.output_type == "error":
-                    output.traceback = [f"{output.ename}: {output.evalue}"]
+                    name, value = output.get("ename"), output.get("evalue")
+                    output.traceback = [f"{value}" if name == CHECK_FAILED else f"{name}: {value}"]
         return cell, resources
