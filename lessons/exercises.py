@@ -10,6 +10,7 @@ import contextlib
 import io
 import sys
 
+from autograder import titles
 from autograder.kernel import checks
 from autograder.wire.exercises import EXERCISES
 
@@ -24,16 +25,22 @@ def _names(*names):
 
 
 class Exercise:
-    def __init__(self, name: str, check, answer=None):
+    def __init__(self, name: str, check, answer=None, title: dict | None = None):
         self.name = name
         self._check = check
         self._answer = answer  # namespace → the argument the check takes
+        self._title = title  # how the notebook's heading names it (autograder.titles)
+
+    @property
+    def title(self) -> str:
+        """The exercise as the student knows it, "Exercise (b)", in the notebook's language."""
+        return titles.text(self._title) if self._title else self.name
 
     def check(self, *args, **kwargs) -> bool:
         try:
             self._check(*args, **kwargs)
         except AssertionError as failure:
-            print(text("exercise.failed", name=self.name, message=failure))
+            print(text("exercise.failed", name=self.title, message=failure))
             return False
         return True
 
@@ -59,14 +66,14 @@ class Exercise:
         if found:
             print(found)
         if str(level) not in tiers:
-            print(text("exercise.no_more_hints", name=self.name))
+            print(text("exercise.no_more_hints", name=self.title))
             return
-        print(text("exercise.hint_header", level=level, total=len(tiers), name=self.name))
+        print(text("exercise.hint_header", level=level, total=len(tiers), name=self.title))
         print(tiers[str(level)])
 
 
 def _for(spec) -> "Exercise":
-    return Exercise(spec.name, getattr(checks, spec.check), _names(*spec.answer))
+    return Exercise(spec.name, getattr(checks, spec.check), _names(*spec.answer), titles.exercise(spec))
 
 
 # ``exercises.<name>`` for every exercise declared in autograder.wire.exercises (lesson by lesson)

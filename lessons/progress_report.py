@@ -20,7 +20,7 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from autograder import messages
+from autograder import messages, titles
 
 from .text import text
 
@@ -142,21 +142,33 @@ class Progress:
     def score(self) -> tuple:
         return (sum(p for _, _, p, ok, _ in self.rows if ok), sum(p for _, _, p, _, _ in self.rows))
 
+    def titled(self) -> list:
+        """The rows as the student knows them: (passed, lesson, exercise or question, points,
+        message), named by the notebook's headings ("Lesson 3", "Exercise (b)", "Question 1")
+        in the reader's language, never by the grader's ids."""
+        out = []
+        for name, test, points, ok, message in self.rows:
+            checked = titles.test_cell(test)
+            out.append((ok, titles.text(titles.lesson(name)), titles.text(checked) if checked else text("progress.check"),
+                        points, "" if ok else message))
+        return out
+
+    def _missing(self) -> list:
+        return [text("progress.missing", name=titles.text(titles.lesson(name))) for name in self.missing]
+
     def __str__(self) -> str:
         lines = [text("progress.title", got=self.score[0], total=self.score[1])]
-        for name, test, points, ok, message in self.rows:
-            mark = "✓" if ok else "✗"
-            lines.append(f"{mark} {name} · {test} ({points}) {'' if ok else message}".rstrip())
-        lines += [text("progress.missing", name=name) for name in self.missing]
-        return "\n".join(lines)
+        for ok, lesson, checked, points, message in self.titled():
+            lines.append(f"{'✓' if ok else '✗'} {lesson} · {checked} ({points}) {message}".rstrip())
+        return "\n".join(lines + self._missing())
 
     def _repr_html_(self) -> str:
         head = html.escape(text("progress.title", got=self.score[0], total=self.score[1]))
         rows = "".join(
-            f"<tr><td>{'✓' if ok else '✗'}</td><td>{html.escape(name)}</td><td>{html.escape(test)}</td>"
-            f"<td>{points}</td><td>{html.escape('' if ok else message)}</td></tr>"
-            for name, test, points, ok, message in self.rows)
-        missing = "".join(f"<p>{html.escape(text('progress.missing', name=n))}</p>" for n in self.missing)
+            f"<tr><td>{'✓' if ok else '✗'}</td><td>{html.escape(lesson)}</td><td>{html.escape(checked)}</td>"
+            f"<td>{points}</td><td>{html.escape(message)}</td></tr>"
+            for ok, lesson, checked, points, message in self.titled())
+        missing = "".join(f"<p>{html.escape(line)}</p>" for line in self._missing())
         header = "".join(f"<th>{html.escape(text(f'progress.{c}'))}</th>"
                          for c in ("status", "lesson", "check", "points", "message"))
         return (f"<div class='lesson-progress'><p><b>{head}</b></p><table><tr>{header}</tr>{rows}"

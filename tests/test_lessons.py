@@ -212,7 +212,7 @@ def test_a_student_calling_the_hidden_check_learns_only_that_it_is_recorded(caps
 
     wrong = dict(ALL_RIGHT, v_grad_after_two=-9.0)
     check_accumulation_predictions({name: wrong[name] for name in V_NAMES}, cases="hidden")
-    assert capsys.readouterr().out.startswith("Recorded: answers.")
+    assert capsys.readouterr().out.startswith("Recorded: Exercise (a).")
     with pytest.raises(AssertionError, match="v_grad_after_two"):
         check_accumulation_predictions({name: wrong[name] for name in V_NAMES}, cases="hidden", variant=PUBLISHED_V)
     with pytest.raises(TypeError):

@@ -49,4 +49,4 @@ def test_source_notebook_runs_clean(path, kernel_env, tmp_path):
     graded = [c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade")]
     for cell in graded:
         text = "".join(o.get("text", "") for o in cell.outputs)
-        assert "All checks passed" in text or re.match(r"Quick Check l\d_q\d: right\. \S", text), f"{cell.id}: {text}"
+        assert "All checks passed" in text or re.match(r"Question \d: right\. \S", text), f"{cell.id}: {text}"

@@ -48,6 +48,10 @@ def test_progress_reports_every_check_and_caches(workdir):
     lesson_3 = total["03_zeroing_grad"] - points("03_zeroing_grad")["train_loop_tests"]
     assert report.score == (total["01_requires_grad"] + lesson_3, sum(total.values()))
     assert "never cleared" in report._repr_html_() and "✓" in str(report)
+    # named as the notebooks' headings name them, never by the grader's ids
+    shown = str(report) + report._repr_html_()
+    assert "✗ Lesson 3 · Exercise (b) (4)" in str(report) and "✓ Lesson 1 · Question 1 (1)" in str(report)
+    assert not any(name in shown for name in ("_tests", "quiz_q", "03_zeroing_grad", "01_requires_grad"))
 
     again = lessons.progress(workdir)
     assert again.ran == [] and again.rows == report.rows  # nothing changed: nothing re-run
@@ -68,8 +72,12 @@ def test_progress_says_which_notebooks_are_missing(tmp_path, monkeypatch):
 
 
 def _quick_check_opening(lang: str) -> str:
-    """How an unanswered Quick Check's message begins in ``lang`` ("Quick Check ", …)."""
-    return _GRADER.raw("quiz.unanswered", lang).split("{")[0]
+    """How an unanswered Quick Check's message begins in ``lang``: its title ("Question ",
+    "Pregunta ", …), as the question's heading names it."""
+    assert _GRADER.raw("quiz.unanswered", lang).startswith("{title}")
+    opening = _GRADER.raw("titles.question", lang).split("{")[0]
+    assert opening.strip()
+    return opening
 
 
 def test_the_cache_key_holds_the_notebooks_language():

@@ -48,7 +48,8 @@ def test_alone_the_check_says_at_once_whether_it_is_right_and_why(question, alon
     published = PUBLISHED[question]
     check_choice(question, published.key)
     out = capsys.readouterr().out
-    assert out.startswith(f"Quick Check {question}: right.") and len(out) > 60, out
+    number = question.rsplit("q", 1)[1]  # named as its heading names it ("Question 1"), never by its id
+    assert out.startswith(f"Question {number}: right.") and len(out) > 60 and question not in out, out
     for letter in "abcd":
         if letter != published.key:
             with pytest.raises(AssertionError, match=f'"{letter}" is not the best answer') as wrong:

@@ -76,6 +76,16 @@ class LocalJudge:
             options = {**options, "variant": self.variant(spec.variants)}
         return module(spec).verify_value(roundtrip(answer), cases, **options)
 
+    def parts(self, spec: Exercise, answer, cases: str, **options) -> list | None:
+        """Working alone, a visible check of an answer in parts (predictions) judges every part,
+        the graded ones included, on the published variant, whose truth is public: [(part,
+        verdict)]. None in a course, or for an answer the judge does not take in parts."""
+        judge = module(spec)
+        if cases != "visible" or not hasattr(judge, "verify_parts") or not self.self_study():
+            return None
+        variant = self.variant(spec.variants) if spec.variants else None
+        return judge.verify_parts(roundtrip(answer), variant=variant)
+
     def self_study(self) -> bool:
         """No course gave this notebook variants (``autograder variants`` writes them beside it)."""
         return not Path(VARIANTS_FILE).exists()

@@ -6,7 +6,7 @@ the instructor's source notebook gives. A kernel never sees it.
 """
 from __future__ import annotations
 
-from .. import messages
+from .. import messages, titles
 from ..wire.verdict import PASS, Verdict, nested
 
 LETTERS = ("a", "b", "c", "d")
@@ -17,15 +17,16 @@ def verify_value(answer, cases: str = "visible", question: str = "", key: str | 
     """``variant``: the name of the student's own variant of a generated question, which the
     message of a wrong answer gives (the key is never in it)."""
     letter = answer.strip().lower().rstrip(")") if isinstance(answer, str) else answer
+    title = titles.question(question)  # "Question 1", as the notebook's heading names it
     if letter not in LETTERS:
-        return Verdict.fail("unanswered", "quiz.unanswered", question=question, choices=", ".join(LETTERS),
-                            got=repr(answer)[:100])
+        return Verdict.fail("unanswered", "quiz.unanswered", question=question, title=title,
+                            choices=", ".join(LETTERS), got=repr(answer)[:100])
     if key is not None and letter != key:
         named = {"variant": variant} if variant and variant != "published" else {}
         which = "wrong_variant" if named else "wrong"
         revisit = f"revisit.{question}"
         if messages.has(revisit):
-            return Verdict.fail("wrong_choice", f"quiz.{which}_revisit", question=question, got=letter,
+            return Verdict.fail("wrong_choice", f"quiz.{which}_revisit", question=question, title=title, got=letter,
                                 revisit=nested(revisit), **named)
-        return Verdict.fail("wrong_choice", f"quiz.{which}", question=question, got=letter, **named)
+        return Verdict.fail("wrong_choice", f"quiz.{which}", question=question, title=title, got=letter, **named)
     return PASS

@@ -23,7 +23,7 @@ import inspect
 import io
 import warnings
 
-from .. import messages
+from .. import messages, titles
 from ..wire.exercises import ALL, CHECKS
 from ..wire.spec import Exercise
 from ..wire.verdict import Verdict
@@ -63,6 +63,28 @@ def _conclude(verdict: Verdict | None, what: str, cases: str) -> None:
         print(messages.text("general.passed", what=what, cases=messages.text(f"general.cases_{cases}")))
 
 
+def _conclude_parts(parts: list, what: str, cases: str) -> None:
+    """Every part of an answer, right or not, each wrong one with its explanation; "All
+    checks passed" only when every part was checked and is right."""
+    __tracebackhide__ = True
+    wrong = [verdict for _, verdict in parts if not verdict.ok]
+    if not wrong:
+        _conclude(Verdict(True), what, cases)
+        return
+    lines = [messages.text("general.parts_wrong", count=len(wrong), total=len(parts))]
+    lines += [messages.text("general.part_right", part=part) if verdict.ok else
+              messages.text("general.part_wrong", message=verdict.message) for part, verdict in parts]
+    raise CheckFailed("\n".join(lines))
+
+
+def _left_to_grading(spec: Exercise, answer: dict, what: str, cases: str) -> None:
+    """A visible check in a course that judged some parts and left the graded ones to the judge."""
+    checked = [name for name in (answer if isinstance(answer, dict) else {}) if name not in spec.graded_parts]
+    print(messages.text("general.passed_partly", checked=", ".join(f"`{n}`" for n in checked),
+                        cases=messages.text(f"general.cases_{cases}"),
+                        left=", ".join(f"`{n}`" for n in spec.graded_parts)))
+
+
 def observer(spec: Exercise):
     """The function that runs a student's function on one scenario and reports what it did:
     ``observe(student, scenario data, name) -> observation`` (JSON data)."""
@@ -70,7 +92,7 @@ def observer(spec: Exercise):
     return getattr(importlib.import_module(f"{__package__}.{module}"), function)
 
 
-def run_function_check(spec: Exercise, student, cases: str) -> None:
+def run_function_check(spec: Exercise, student, cases: str, what: str | None = None) -> None:
     """Ask the judge for scenarios, run ``student`` on each, report; the first failure wins."""
     __tracebackhide__ = True
     try:
@@ -86,7 +108,7 @@ def run_function_check(spec: Exercise, student, cases: str) -> None:
                 break
     except connection.JudgeUnavailable as exc:
         verdict = Verdict.fail("judge_unavailable", "judge.unreachable", reason=str(exc)[:200])
-    _conclude(verdict, spec.subject, cases)
+    _conclude(verdict, what or spec.subject, cases)
 
 
 def run_value_check(spec: Exercise, answer, cases: str, **options) -> Verdict | None:
@@ -110,13 +132,22 @@ def _make(spec: Exercise):
         if unknown:
             raise TypeError(f"{spec.check}() got an unexpected keyword argument {sorted(unknown)[0]!r}")
         if spec.kind == "function":
-            run_function_check(spec, answer, cases)
+            run_function_check(spec, answer, cases, titles.text(titles.exercise(spec)))
             return
         values = {name: given.get(name) for name in options}
+        what = titles.text(titles.exercise(spec))
+        with _quiet():
+            parts = connection.judge().parts(spec, answer, cases, **values)
+        if parts is not None:  # working alone: every part judged, and said
+            _conclude_parts(parts, what, cases)
+            return
         verdict = run_value_check(spec, answer, cases, **values)
         if verdict is not None and cases != "visible" and any(values.get(name) is None for name in spec.secret):
             verdict = None  # only the form was checked here: whether it is right is the judge's to say
-        _conclude(verdict, "answers", cases)
+        if verdict is not None and verdict.ok and cases == "visible" and spec.graded_parts:
+            _left_to_grading(spec, answer, what, cases)
+            return
+        _conclude(verdict, what, cases)
 
     check.__name__ = check.__qualname__ = spec.check
     check.__doc__ = spec.summary
@@ -143,9 +174,11 @@ def check_choice(question: str, answer, key: str | None = None, cases: str = "vi
             raise CheckFailed(f"{wrong} {why}") from None
         raise
     if verdict is None or (key is None and shown is None):
-        print(messages.text("quiz.recorded", question=question, got=str(answer).strip().lower().rstrip(")")))
+        print(messages.text("quiz.recorded", title=titles.text(titles.question(question)),
+                            got=str(answer).strip().lower().rstrip(")")))
     else:
-        print(" ".join(filter(None, [messages.text("quiz.right", question=question), _why(question, shown, answer)])))
+        print(" ".join(filter(None, [messages.text("quiz.right", title=titles.text(titles.question(question))),
+                                     _why(question, shown, answer)])))
 
 
 def _published_shown(question: str) -> dict | None:

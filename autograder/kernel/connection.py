@@ -73,6 +73,10 @@ class RemoteJudge:
         """While grading, a value check's verdict is the judge's, from the committed answer."""
         return None
 
+    def parts(self, spec: Exercise, answer, cases: str, **options) -> None:
+        """While grading, no part of an answer is judged in the kernel."""
+        return None
+
     def variant(self, question: str) -> dict | None:
         """The submitting student's variant of a question, as the judge draws it (never its key)."""
         reply = self._ask({"op": "variant", "question": question})

@@ -36,6 +36,10 @@ class Exercise:
     # per student): the judge passes the student's variant to ``verify_value`` as ``variant``, a
     # parameter declared ``secret``, so a student's own call of the graded half is only recorded
     variants: str = ""
+    # a value exercise's answers that the judge alone checks in a course (the student's own
+    # variant; the hidden test): a visible check there leaves them to grading and says so,
+    # while a student working alone is told whether each of them is right too
+    graded_parts: tuple = ()
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     def __post_init__(self):

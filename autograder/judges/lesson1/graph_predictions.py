@@ -5,10 +5,11 @@ from __future__ import annotations
 
 import torch
 
+from ...wire.exercises.graph_predictions import EXERCISE
 from ...wire.verdict import PASS, Verdict
 from .. import select, variants
 
-PARTS = {"visible": ["x", "k", "y"], "hidden": ["z", "d"]}
+PARTS = {"visible": ["x", "k", "y"], "hidden": list(EXERCISE.graded_parts)}
 
 
 def true_properties(variant: dict | None = None) -> dict:
@@ -24,27 +25,44 @@ def true_properties(variant: dict | None = None) -> dict:
     return out
 
 
+def _part(name: str, answers: dict, truth: dict, judged: bool) -> Verdict:
+    """One tensor's prediction: its form, and (``judged``) whether it is what PyTorch reports."""
+    if name not in answers:
+        return Verdict.fail("missing", "graph.missing", name=name)
+    got = answers[name]
+    if not (isinstance(got, tuple) and len(got) == 3):
+        return Verdict.fail("bad_format", "graph.format", name=name, got=repr(got)[:200])
+    if not judged:
+        return PASS
+    requires_grad, is_leaf, grad_fn = truth[name]
+    if got[0] is not requires_grad:
+        return Verdict.fail("requires_grad", f"graph.requires_grad_{requires_grad}".lower(), name=name)
+    if got[1] is not is_leaf:
+        return Verdict.fail("is_leaf", f"graph.is_leaf_{is_leaf}".lower(), name=name)
+    if got[2] != grad_fn:
+        return Verdict.fail("grad_fn", "graph.grad_fn", name=name, got=repr(got[2])[:200], expected=repr(grad_fn))
+    return PASS
+
+
 def verify_value(answers, cases: str = "visible", variant: dict | None = None) -> Verdict:
     """``variant``: the code the student was shown (the judge's own draw while grading; for the
     visible part in a student's kernel, what their notebook showed). Without one, the visible
     part is judged on the published code and the graded part only in its form."""
-    truth = true_properties(variant)
     if not isinstance(answers, dict):
         return Verdict.fail("bad_format", "graph.not_dict", got=repr(answers)[:200])
+    truth = true_properties(variant)
     for name in select(PARTS, cases):
-        if name not in answers:
-            return Verdict.fail("missing", "graph.missing", name=name)
-        got = answers[name]
-        if not (isinstance(got, tuple) and len(got) == 3):
-            return Verdict.fail("bad_format", "graph.format", name=name, got=repr(got)[:200])
-        if variant is None and name in PARTS["hidden"]:
-            continue  # the graded part, without the student's variant: its form only
-        requires_grad, is_leaf, grad_fn = truth[name]
-        if got[0] is not requires_grad:
-            return Verdict.fail("requires_grad", f"graph.requires_grad_{requires_grad}".lower(), name=name)
-        if got[1] is not is_leaf:
-            return Verdict.fail("is_leaf", f"graph.is_leaf_{is_leaf}".lower(), name=name)
-        if got[2] != grad_fn:
-            return Verdict.fail("grad_fn", "graph.grad_fn", name=name, got=repr(got[2])[:200],
-                                expected=repr(grad_fn))
+        verdict = _part(name, answers, truth, judged=variant is not None or name not in PARTS["hidden"])
+        if not verdict.ok:
+            return verdict
     return PASS
+
+
+def verify_parts(answers, variant: dict | None = None) -> list:
+    """Every tensor's prediction judged on its own, graded ones included: [(name, verdict)]. For
+    a student working alone, on the published code, whose truth is public (it is what running
+    the code shows), so they learn which of their predictions are right."""
+    if not isinstance(answers, dict):
+        return [("", Verdict.fail("bad_format", "graph.not_dict", got=repr(answers)[:200]))]
+    truth = true_properties(variant)
+    return [(name, _part(name, answers, truth, judged=True)) for name in select(PARTS, "all")]

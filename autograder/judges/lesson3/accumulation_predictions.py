@@ -3,10 +3,11 @@
 The first four predictions (``w``) are checked by the visible test, against what PyTorch
 gives when the judge runs the exercise's code itself, with an explanation for each that
 is off: they teach. The same four moments for ``v`` (a start value and a loss of the
-student's own variant, ``judges.variants``) are what the points depend on: the visible test
-only checks their form (a number or None), and the hidden test compares them with what the
-judge computes for that variant, so no check a student can call tells them whether these
-four are right."""
+student's own variant, ``judges.variants``) are what the points depend on. In a course, the
+visible test only checks their form (a number or None), and the hidden test compares them
+with what the judge computes for that variant, so no check a student can call tells them
+whether these four are right. A student working alone has the published ``v``, whose truth
+is public: their visible test judges all eight, one by one (``verify_parts``)."""
 from __future__ import annotations
 
 import math
@@ -14,14 +15,15 @@ import numbers
 
 import torch
 
+from ...wire.exercises.accumulation_predictions import EXERCISE
 from ...wire.verdict import PASS, Verdict, nested
 from .. import variants
 
 W_START = 3.0
-VARIANTS = "l3_accumulation_predictions"  # the family of the graded half's variants
+VARIANTS = EXERCISE.variants  # the family of the graded half's variants
 PARTS = {
     "visible": ["grad_before", "grad_after_one", "grad_after_two", "grad_after_clear"],
-    "hidden": ["v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear"],
+    "hidden": list(EXERCISE.graded_parts),
 }
 WHY = {
     "grad_after_one": "accumulation_predictions.why_after_one",
@@ -70,21 +72,37 @@ def _form(answers: dict, names) -> Verdict:
     return PASS
 
 
+def _one(name: str, got, expected, wrong) -> Verdict:
+    """One prediction against what PyTorch gives (``got`` is Ellipsis when unanswered)."""
+    if got is Ellipsis:
+        return Verdict.fail("unanswered", "accumulation_predictions.unanswered", name=name)
+    if expected is None:
+        if got is not None:
+            return Verdict.fail("grad_not_none", "accumulation_predictions.none_expected", name=name)
+        return PASS
+    number = _as_number(got)
+    if number is None:
+        return Verdict.fail("not_a_number", "accumulation_predictions.not_number", name=name, got=repr(got)[:200])
+    if not abs(number - expected) <= 1e-6:
+        return wrong(name, got)
+    return PASS
+
+
 def _compare(answers: dict, truth: dict, wrong) -> Verdict:
     for name, expected in truth.items():
-        got = answers.get(name, Ellipsis)
-        if got is Ellipsis:
-            return Verdict.fail("unanswered", "accumulation_predictions.unanswered", name=name)
-        if expected is None:
-            if got is not None:
-                return Verdict.fail("grad_not_none", "accumulation_predictions.none_expected", name=name)
-            continue
-        number = _as_number(got)
-        if number is None:
-            return Verdict.fail("not_a_number", "accumulation_predictions.not_number", name=name, got=repr(got)[:200])
-        if not abs(number - expected) <= 1e-6:
-            return wrong(name, got)
+        verdict = _one(name, answers.get(name, Ellipsis), expected, wrong)
+        if not verdict.ok:
+            return verdict
     return PASS
+
+
+def _wrong_w(name: str, got) -> Verdict:
+    return Verdict.fail("wrong_prediction", "accumulation_predictions.wrong_value", name=name, got=repr(got)[:200],
+                        why=nested(WHY[name], w=W_START))
+
+
+def _wrong_v(name: str, got) -> Verdict:
+    return Verdict.fail("wrong_prediction", "accumulation_predictions.wrong_other", name=name, got=repr(got)[:200])
 
 
 def v_truth(variant: dict | None) -> dict:
@@ -102,9 +120,7 @@ def verify_value(answers, cases: str = "visible", variant: dict | None = None) -
     if not isinstance(answers, dict):
         return Verdict.fail("not_a_number", "accumulation_predictions.not_dict", got=repr(answers)[:200])
     if cases in ("visible", "all"):
-        verdict = _compare(answers, true_values(), lambda name, got: Verdict.fail(
-            "wrong_prediction", "accumulation_predictions.wrong_value", name=name, got=repr(got)[:200],
-            why=nested(WHY[name], w=W_START)))
+        verdict = _compare(answers, true_values(), _wrong_w)
         if not verdict.ok:
             return verdict
     if cases not in ("visible", "hidden", "all"):
@@ -112,5 +128,15 @@ def verify_value(answers, cases: str = "visible", variant: dict | None = None) -
     verdict = _form(answers, PARTS["hidden"])
     if not verdict.ok or cases == "visible" or variant is None:
         return verdict
-    return _compare(answers, v_truth(variant), lambda name, got: Verdict.fail(
-        "wrong_prediction", "accumulation_predictions.wrong_other", name=name, got=repr(got)[:200]))
+    return _compare(answers, v_truth(variant), _wrong_v)
+
+
+def verify_parts(answers, variant: dict | None = None) -> list:
+    """All eight predictions judged one by one: [(name, verdict)]. For a student working alone,
+    whose ``v`` is the published one (its truth is what running the code shows), so they learn
+    which of their predictions are right, each with the explanation feedback would give."""
+    if not isinstance(answers, dict):
+        return [("", Verdict.fail("not_a_number", "accumulation_predictions.not_dict", got=repr(answers)[:200]))]
+    truths = [(true_values(), _wrong_w), (v_truth(variant), _wrong_v)]
+    return [(name, _one(name, answers.get(name, Ellipsis), expected, wrong))
+            for truth, wrong in truths for name, expected in truth.items()]

@@ -10,4 +10,5 @@ EXERCISE = Exercise(
             "v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear"),
     cells=("accumulation_predictions", "accumulation_predictions_tests"), messages="accumulation_predictions",
     variants="l3_accumulation_predictions", params=("answers", "cases", "variant"), secret=("variant",),
+    graded_parts=("v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear"),
     summary="Exercise 3(a): predicted values of .grad (the second four, for your own v, are graded).")
