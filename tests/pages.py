@@ -1,7 +1,9 @@
 """Reading a rendered page as a browser's parser does: what in it could run script or make a
-request that the same page of an honest notebook does not (``live``)."""
+request that the same page of an honest notebook does not (``live``), and what text in it
+MathJax would typeset that the honest page's does not (``typeset``)."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from html.parser import HTMLParser
 
@@ -54,3 +56,57 @@ def live(html: str, baseline: str) -> list:
     return found
 
 
+
+
+# MathJax's scan of a page (2.7's tex2jax ``scanElement``; 3's FindTeX keeps the same rules under its
+# own class names): an element of a skipped tag is not looked into unless it has the process class;
+# an element with the ignore class hides its text from the scan, down to an element that has the
+# process class. nbconvert's configuration (``mathjax.html.j2``) names the delimiters.
+SKIPPED_TAGS = {"script", "noscript", "style", "textarea", "pre", "code", "annotation", "annotation-xml"}
+IGNORE = re.compile(r"(^|\s)(tex2jax_ignore|mathjax_ignore)(\s|$)")
+PROCESS = re.compile(r"(^|\s)(tex2jax_process|mathjax_process)(\s|$)")
+TEX = re.compile(r"\$|\\\(|\\\[|\\begin\s*\{")  # $, \(, \[ and \begin{...}: where MathJax starts math
+VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
+
+
+class Scanned(HTMLParser):
+    """The texts MathJax would scan for math (not in a skipped tag, not in an ignored element)."""
+
+    def __init__(self):
+        super().__init__()
+        self.stack = [("", False, False)]  # (tag, skipped, ignored) of each open element
+        self.texts = []
+
+    def handle_starttag(self, tag, attrs):
+        if tag in VOID:
+            return
+        _, skipped, ignored = self.stack[-1]
+        classes = dict(attrs).get("class") or ""
+        process = bool(PROCESS.search(classes))
+        skipped = skipped or (tag in SKIPPED_TAGS and not process) or bool(re.search(r"(^|\s)MathJax", classes))
+        ignored = (ignored or bool(IGNORE.search(classes))) and not process
+        self.stack.append((tag, skipped, ignored))
+
+    def handle_endtag(self, tag):
+        for depth in range(len(self.stack) - 1, 0, -1):
+            if self.stack[depth][0] == tag:
+                del self.stack[depth:]
+                return
+
+    def handle_data(self, data):
+        _, skipped, ignored = self.stack[-1]
+        if not skipped and not ignored and TEX.search(data):
+            self.texts.append(data.strip())
+
+
+def scanned(html: str) -> list:
+    parser = Scanned()
+    parser.feed(html)
+    return parser.texts
+
+
+def typeset(html: str, baseline: str) -> list:
+    """The texts of ``html`` with a TeX delimiter that MathJax would typeset and ``baseline``
+    (the same page of an honest notebook: the instructor's own math) has not."""
+    known = set(scanned(baseline))
+    return [text[:80] for text in scanned(html) if text not in known]

@@ -91,7 +91,7 @@ def feedback_page(lang: str, notebook: str = f"{GRADED}<script>", template: bool
     a comment on each answer, a plot, a late penalty."""
     config = PyFileConfigLoader("nbgrader_config.py", path=str(ROOT)).load_config()
     if not template:
-        del config.FeedbackExporter["template_name"]
+        config.FeedbackExporter.template_name = "feedback"
     converter = GenerateFeedback(coursedir=CourseDirectory(config=config), config=config)
     exporter = converter.exporter_class(parent=converter, config=converter.config)
     folder = ROOT / "release" / ("" if lang == "en" else lang) / GRADED
@@ -142,8 +142,16 @@ def test_the_feedback_page_speaks_the_notebooks_language(lang):
 
 def test_in_english_the_feedback_page_is_nbgraders_own():
     """The course's template prints nbgrader's page word for word, but for the page's language
-    (``<html lang="en">``); it escapes the notebook's name too, where nbgrader's does not."""
+    (``<html lang="en">``) and MathJax's classes (the page is ignored by MathJax but for the
+    instructor's markdown cells and comments); it escapes the notebook's name too, where
+    nbgrader's does not."""
     ours, nbgraders = (str(BeautifulSoup(feedback_page("en", GRADED, template=template), features="html.parser"))
                        for template in (True, False))  # the same document, whatever the blank lines
+    assert ours.count('<body class="tex2jax_ignore mathjax_ignore">') == 1
+    assert ours.count(" tex2jax_process mathjax_process") > 20  # each of the lesson's markdown cells
+    assert ours.count('<div class="tex2jax_process mathjax_process">') > 3  # each comment
+    without_classes = (ours.replace('<body class="tex2jax_ignore mathjax_ignore">', "<body>")
+                       .replace(" tex2jax_process mathjax_process", "")
+                       .replace('<div class="tex2jax_process mathjax_process">', "<div>"))
     uuid = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
-    assert uuid.sub("", ours) == uuid.sub("", nbgraders).replace("<html>", '<html lang="en">', 1)
+    assert uuid.sub("", without_classes) == uuid.sub("", nbgraders).replace("<html>", '<html lang="en">', 1)

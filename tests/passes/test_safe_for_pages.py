@@ -21,7 +21,7 @@ from nbformat.v4 import (
 )
 from pages import live
 
-from autograder.instructor.passes.safe_for_pages import SafeForPages, as_text
+from autograder.instructor.passes.safe_for_pages import WRAPPED, SafeForPages, as_text
 
 HTML_VECTORS = [
     "<script>fetch('//zz-attacker.invalid/s')</script>",
@@ -129,7 +129,8 @@ def test_content_still_shows():
     assert ["image/png", "text/plain"] in kinds  # a real image stays, with a numeric size only
     assert code.outputs[-2].metadata == {"image/png": {"height": 10}}
     assert code.outputs[-1].output_type == "execute_result"
-    assert code.outputs[-1].data["text/html"] == "<b>bold</b> and <table><tbody><tr><td>a table</td></tr></tbody></table>"
+    assert code.outputs[-1].data["text/html"] == \
+        f"{WRAPPED}<b>bold</b> and <table><tbody><tr><td>a table</td></tr></tbody></table></div>"
     assert "&lt;script&gt;" in code.outputs[0].data["text/html"]  # shown as text: the instructor sees the try
     students = [c for c in safe.cells if c.cell_type == "markdown" and "nbgrader" not in c.metadata]
     assert len(students) == len(MARKDOWN_VECTORS) + 4 and all(c.source.startswith("```") for c in students)
@@ -151,3 +152,157 @@ def test_a_student_text_is_one_code_block(text):
 
     html = markdown2html(as_text(text))
     assert html.count("<pre") == 1 and text.splitlines()[-1] in html
+
+
+# -- MathJax: nothing of a student's is typeset ----------------------------------------------------
+# Each of these would draw a link, a box over the page or load a MathJax extension if typeset.
+TEX_VECTORS = [
+    "$\\href{https://zz-attacker.invalid/grade}{Your grade was changed: click here}$",
+    "$$\\style{position:fixed;top:0;left:0;width:100%;height:100%}{\\text{zz}}$$",
+    "\\(\\class{btn}{\\text{zz}}\\)",
+    "\\[\\unicode[zz]{x263A}\\]",
+    "\\begin{equation}\\require{action}\\toggle{\\text{zz}}{x}\\endtoggle\\end{equation}",
+    "\\begin{align*}\\href{javascript:alert(1)}{zz}\\end{align*}",
+    "\\$ then $\\mathrm{zz}$",
+]
+
+
+def tex_notebook():
+    """Every place a student's code puts text: HTML (as it is and inside allowed tags), plain
+    text, LaTeX and Markdown outputs, both streams, an error's name, value and traceback, a result."""
+    outputs = []
+    for tex in TEX_VECTORS:
+        outputs += [new_output("display_data", data={"text/html": f"<p>{tex}</p><div><span><b>{tex}</b></span></div>",
+                                                      "text/plain": tex}),
+                    new_output("display_data", data={"text/latex": tex, "text/markdown": tex, "text/plain": tex}),
+                    new_output("stream", name="stdout", text=tex), new_output("stream", name="stderr", text=tex),
+                    new_output("error", ename=tex, evalue=tex, traceback=[tex, f"\x1b[31m{tex}\x1b[0m"])]
+    result = new_output("execute_result", data={"text/html": "".join(TEX_VECTORS)}, execution_count=1)
+    code = new_code_cell("display(...)", outputs=outputs + [result])
+    code.execution_count = 1
+    nb = new_notebook(cells=[code, new_markdown_cell("\n\n".join(TEX_VECTORS)), _lesson()])
+    nb.metadata["autograd_lessons"] = {"language": "en"}
+    return nb
+
+
+def _lesson():
+    lesson = new_markdown_cell("## The instructor's heading\n\nWith *emphasis* and $x^2$.")
+    lesson.metadata["nbgrader"] = {"grade": False, "solution": False, "locked": True, "grade_id": "intro",
+                                   "schema_version": 3}
+    return lesson
+
+
+def render_page(nb, template: str) -> str:
+    """``nb`` as one of the pages renders it: nbconvert's classic and lab templates, and the course's
+    feedback page and formgrader page (the templates nbgrader_config.py names)."""
+    import copy
+    import os
+
+    import nbgrader
+    from nbconvert import HTMLExporter
+
+    from autograder.instructor.passes.feedback_exporter import TEMPLATES, FeedbackExporter
+
+    formgrader = os.path.join(os.path.dirname(nbgrader.__file__), "server_extensions", "formgrader")
+    css = os.path.join(formgrader, "static", "node_modules", "bootstrap", "dist", "css")
+    paths = dict(template_name=template, extra_template_basedirs=[os.path.join(formgrader, "templates"), TEMPLATES],
+                 extra_template_paths=[os.path.join(formgrader, "templates"), css])
+    exporter = FeedbackExporter(**paths) if template == "feedback_in_language" else HTMLExporter(**paths)
+    resources = {"nbgrader": {"notebook": "nb", "score": 0, "max_score": 1, "late_penalty": 0}, "index": 0, "total": 1,
+                 "notebook_id": "nb", "assignment_id": "a", "base_url": "", "student": "s"}
+    return exporter.from_notebook_node(copy.deepcopy(nb), resources=resources)[0]
+
+
+PAGES = ["classic", "lab", "feedback_in_language", "formgrade_inert"]
+
+
+@pytest.mark.parametrize("template", PAGES)
+def test_no_text_of_a_student_is_typeset_and_the_instructors_math_is(template):
+    from pages import scanned, typeset
+
+    safe, _ = SafeForPages().preprocess(tex_notebook(), {})
+    baseline = render_page(new_notebook(cells=[_lesson()]), template)
+    page = render_page(safe, template)
+    assert typeset(page, baseline) == []
+    assert any("$x^2$" in text for text in scanned(page))  # the lesson's own math is still typeset
+    assert page.count("zz-attacker.invalid/grade") >= 2  # (the student's text is on the page, as text)
+
+
+@pytest.mark.parametrize("template", ["classic", "lab"])
+def test_without_the_wrapper_a_students_html_is_typeset(template):
+    """The check can fail: bleach alone keeps TeX in HTML as text, which MathJax typesets."""
+    from pages import typeset
+
+    cleaned, _ = SafeForPages().preprocess(tex_notebook(), {})
+    for output in cleaned.cells[0].outputs:
+        html = output.get("data", {}).get("text/html", "")
+        if html.startswith(WRAPPED):
+            output.data["text/html"] = html[len(WRAPPED):-len("</div>")]
+    found = typeset(render_page(cleaned, template), render_page(new_notebook(cells=[_lesson()]), template))
+    assert len(found) >= len(TEX_VECTORS)
+
+
+@pytest.mark.parametrize("template", ["feedback_in_language", "formgrade_inert"])
+def test_the_course_pages_typeset_nothing_of_a_notebook_graded_before_the_wrapper(template):
+    """Formgrader renders autograded notebooks as they were saved: one saved before SafeForPages
+    wrapped HTML outputs (cleaned by bleach alone) has no TeX typeset on the course's pages either."""
+    from pages import scanned, typeset
+
+    old = tex_notebook()
+    for output in old.cells[0].outputs:
+        if "text/html" in output.get("data", {}):
+            output.data = {"text/html": SafeForPages().sanitize_html_tags(output.data["text/html"])[len(WRAPPED):-6]}
+    page = render_page(old, template)
+    assert typeset(page, render_page(new_notebook(cells=[_lesson()]), template)) == []
+    assert any("$x^2$" in text for text in scanned(page))
+    assert 'class="tex2jax_ignore mathjax_ignore"' in page.split("<body", 1)[1][:60]
+
+
+# -- the cleaning's cost is bounded ----------------------------------------------------------------
+def _html_outputs(*htmls, plain=True):
+    outputs = [new_output("display_data", data={"text/html": h, **({"text/plain": "plain"} if plain else {})})
+               for h in htmls]
+    return new_notebook(cells=[new_code_cell("display(...)", outputs=outputs)])
+
+
+@pytest.mark.parametrize("html", [
+    "<b>" * 32_666,  # the fourth round's case: unclosed formatting elements
+    "".join(f"<b id={i}>" for i in range(9_000))[:90_000],  # no two alike: html5lib's limit of three never applies
+    "<div>" * 20_000,
+    "".join(f"<b {' '.join(f'a{j}' for j in range(200))} z{i}>" for i in range(300)),  # many attributes
+    "".join(f"<b id={i}><p>" for i in range(120)) + "x</p>" * 120,  # every paragraph reopens every <b>
+    "<!---->" * 10_000 + "</x>" * 10_000,  # comments and end tags are tags to html5lib too
+])
+def test_an_output_with_too_many_tags_is_shown_as_text_unparsed(html):
+    safe, _ = SafeForPages().preprocess(_html_outputs(html, plain=False), {})
+    [output] = safe.cells[0].outputs
+    assert output.data == {"text/plain": html}  # its source, as text: nothing parsed, nothing lost
+    safe, _ = SafeForPages().preprocess(_html_outputs(html), {})
+    assert safe.cells[0].outputs[0].data == {"text/plain": "plain"}  # its own text version, when it has one
+
+
+def test_a_notebook_parses_html_up_to_its_budget():
+    from autograder.instructor.passes.safe_for_pages import MAX_TAGS, NOTEBOOK_CHARS, NOTEBOOK_TAGS
+
+    tagged = "<b>x</b>" * (MAX_TAGS // 2)  # MAX_TAGS tags: parsed
+    nb = _html_outputs(*[tagged] * (NOTEBOOK_TAGS // MAX_TAGS + 3))
+    kinds = ["text/html" in o.data for o in SafeForPages().preprocess(nb, {})[0].cells[0].outputs]
+    assert kinds == [True] * (NOTEBOOK_TAGS // MAX_TAGS) + [False] * 3
+    wide = "x" * (NOTEBOOK_CHARS // 4)  # no tag, but characters
+    kinds = ["text/html" in o.data for o in SafeForPages().preprocess(_html_outputs(*[wide] * 6), {})[0].cells[0].outputs]
+    assert kinds == [True] * 4 + [False] * 2
+    # each notebook has its own budget (one pass serves a whole grading worker)
+    again = SafeForPages()
+    for _ in range(2):
+        assert all("text/html" in o.data for o in again.preprocess(_html_outputs(tagged), {})[0].cells[0].outputs)
+
+
+def test_an_honest_lessons_html_is_all_parsed():
+    """Every generated question's HTML in one notebook, as the grader draws it: parsed, cleaned
+    as it was (bleach keeps it whole) and wrapped."""
+    from autograder.judges import variants
+    from autograder.wire.questions import question_html
+
+    htmls = [question_html(q, variants.variant(q, None).shown()) for q in sorted(variants.FAMILIES)]
+    outputs = SafeForPages().preprocess(_html_outputs(*htmls), {})[0].cells[0].outputs
+    assert [o.data["text/html"] for o in outputs] == [f"{WRAPPED}{h}</div>" for h in htmls]

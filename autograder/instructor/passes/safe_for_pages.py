@@ -20,6 +20,28 @@ graded before it existed), so that both pages show the student's work as content
   instructor's version by OverwriteCells (in the notebook's language) and render as
   written.
 
+**Nothing of a submission is typeset.** Both pages load MathJax (2.7, nbconvert's ``mathjax()``),
+which typesets ``$...$``, ``\\(...\\)``, ``\\[...\\]`` and ``\\begin{...}`` in any text it scans,
+sanitised HTML included: a student's output could draw ``\\href`` links and ``\\style`` boxes over
+the page. So every cleaned HTML output is wrapped in an element of MathJax's ignore classes
+(``tex2jax_ignore`` for MathJax 2, ``mathjax_ignore`` for 3), which nothing inside it can undo
+(no ``class`` attribute passes the cleaning); text, streams and errors are shown in ``<pre>``,
+which MathJax never scans. The pages' own templates (``feedback_in_language``,
+``formgrade_inert``) also ignore the whole page but the instructor's markdown cells.
+
+**The cleaning costs what its input's size says.** html5lib looks through every open element at
+each new tag, and compares each new formatting element's attributes with every open one's: two
+outputs of 98,000 characters of unclosed ``<b>`` took 93 s of a grading worker's CPU (21 s in
+this pass alone, measured here), and one output of 8,000 ``<b id=N>`` 49 s (40 such outputs:
+over half an hour). So HTML is parsed only within a budget per output (``MAX_TAGS`` tags) and
+per notebook (``NOTEBOOK_TAGS`` tags, ``NOTEBOOK_CHARS`` characters), counted in one linear scan
+before parsing; an output past it is not parsed and shows as text (its plain-text version, else
+its HTML source), as a refused tag does. An honest lesson holds at most 44 tags in one output
+and 150 in all. Measured (``benchmarks/bench_sanitize.py``,
+CPU seconds of this pass, median of three): an honest lesson-3 notebook 0.007 s; the two outputs of
+unclosed ``<b>`` 21.4 s before, 0.010 s now; 40 outputs of ``<b id=N>`` (3.6 MB) 0.05 s; the worst
+the budget lets through (outputs of 200 tags, each paragraph reopening every ``<b>``) 0.27 s.
+
 The lessons' own outputs while grading are text and PNG plots; they show as before.
 """
 from __future__ import annotations
@@ -38,6 +60,12 @@ ATTRIBUTES = {"a": ["href", "title"], "abbr": ["title"], "th": ["colspan", "rows
 IMAGES = ("image/png", "image/jpeg")
 BASE64 = re.compile(r"^[A-Za-z0-9+/=\s]*$")
 QUOTED = "quoted"  # the mark of a cell already shown as text (cell metadata ``autograder``)
+INERT = "tex2jax_ignore mathjax_ignore"  # MathJax 2's and 3's classes of what they never typeset
+WRAPPED = f'<div class="{INERT}">'
+TAG = re.compile(r"<[A-Za-z/!?]")  # where html5lib's tokenizer may see a tag, a comment or a doctype
+MAX_TAGS = 200  # tags one HTML output may hold to be parsed (an honest lesson's: at most 44)
+NOTEBOOK_TAGS = 600  # tags parsed in one notebook (an honest lesson's: at most 150)
+NOTEBOOK_CHARS = 30_000  # characters of HTML parsed in one notebook (an honest lesson's: at most 2,600)
 
 
 def as_text(source: str) -> str:
@@ -83,6 +111,7 @@ class SafeForPages(SanitizeHTML):
         self.sanitized_output_types = {"text/html"}
 
     def preprocess(self, nb, resources):
+        self._tags_left, self._chars_left = NOTEBOOK_TAGS, NOTEBOOK_CHARS
         for index, cell in enumerate(nb.cells):
             nb.cells[index], resources = self.preprocess_cell(cell, resources, index)
         return nb, resources
@@ -119,6 +148,9 @@ class SafeForPages(SanitizeHTML):
                                            if isinstance(line, str)])
         data = output.get("data", {}) if isinstance(output.get("data"), dict) else {}
         data = {mime: _text(value) for mime, value in data.items()}
+        if "text/html" in data and not self._within_budget(data["text/html"]):
+            html = data.pop("text/html")
+            data.setdefault("text/plain", html)
         for mime in IMAGES:
             if mime in data and not BASE64.match(data[mime]):
                 del data[mime]
@@ -127,6 +159,22 @@ class SafeForPages(SanitizeHTML):
         if kind == "execute_result":
             safe["execution_count"] = _count(output.get("execution_count"))
         return self.sanitize_code_outputs([safe])[0]
+
+    def _within_budget(self, html: str) -> bool:
+        """May ``html`` be parsed? If so, its tags and characters are taken from the notebook's budget."""
+        tags = len(TAG.findall(html))
+        if tags > MAX_TAGS or tags > self._tags_left or len(html) > self._chars_left:
+            return False
+        self._tags_left -= tags
+        self._chars_left -= len(html)
+        return True
+
+    def sanitize_html_tags(self, html_str):
+        """bleach's cleaning, inside an element MathJax never typesets (our own wrapper, from an
+        earlier run of this pass, is taken off first: the pass can run twice)."""
+        if html_str.startswith(WRAPPED) and html_str.endswith("</div>"):
+            html_str = html_str[len(WRAPPED):-len("</div>")]
+        return f"{WRAPPED}{super().sanitize_html_tags(html_str)}</div>"
 
 
 def _text(value) -> str:
