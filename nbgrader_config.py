@@ -8,6 +8,7 @@ kernel in the operating system's sandbox and lets a separate judge process decid
 test cell's points (see README, "How grading stays honest").
 """
 import os
+from importlib.util import find_spec
 
 c = get_config()  # noqa: F821  (provided by nbgrader when it loads this file)
 
@@ -35,11 +36,13 @@ c.Exporter.optimistic_validation = True
 # Feedback never shows the source of hidden tests: neither the cell's source nor the
 # lines an error traceback quotes from it.
 P = "autograder.instructor.passes"
-# Nothing a student wrote is live in the feedback page (SafeForPages, as on the autograded notebook).
+# Nothing a student wrote is live in the feedback page (SafeForPages, as on the autograded notebook),
+# and a locked cell shows what the grader draws, not what the kernel printed (RedrawQuestions).
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     f"{P}.concise_test_errors.ConciseTestErrors",
     f"{P}.clear_hidden_tests.ClearHiddenTestsOfTestCells",
+    f"{P}.redraw_questions.RedrawQuestions",
     f"{P}.safe_for_pages.SafeForPages",
     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor",
 ]
@@ -49,6 +52,15 @@ c.GenerateFeedback.exporter_class = "autograder.instructor.passes.feedback_expor
 # the notebook's language, from the [feedback] section of autograder/locale/<lang>.toml (the
 # exporter finds the template's folder, in the autograder package).
 c.FeedbackExporter.template_name = "feedback_in_language"
+# Formgrader's page of a submission is nbgrader's, with nothing of the submission typeset by MathJax
+# (autograder/instructor/passes/templates/formgrade_inert, which extends nbgrader's formgrade).
+# Formgrader's exporter is a plain HTMLExporter, so this names HTMLExporter's template: the feedback
+# page has its own (FeedbackExporter's, above).
+_formgrader = os.path.join(os.path.dirname(find_spec("nbgrader").origin), "server_extensions", "formgrader", "templates")
+c.HTMLExporter.template_name = "formgrade_inert"
+c.HTMLExporter.extra_template_basedirs = [
+    _formgrader, os.path.join(find_spec("autograder").submodule_search_locations[0], "instructor", "passes", "templates")]
+c.HTMLExporter.extra_template_paths = [_formgrader]
 # Feedback folders hold the feedback pages only (nbgrader would copy every other file).
 c.GenerateFeedback.post_convert_hook = "autograder.instructor.passes.hooks.feedback_only"
 
@@ -70,8 +82,10 @@ c.Autograde.sanitize_preprocessors = [
     f"{P}.fast_check_cell_metadata.FastCheckCellMetadata",
 ]
 # Kernels in the sandbox, points from the judge: a judged test cell's points are the judge's
-# verdict, whatever it displays (ApplyVerdicts runs before nbgrader saves the scores), and
-# nothing a student wrote is live in formgrader's page of the autograded notebook (SafeForPages).
+# verdict, whatever it displays (ApplyVerdicts runs before nbgrader saves the scores), a locked
+# cell's output is the grader's own (a question cell: the student's variant, drawn again outside the
+# kernel; RedrawQuestions), and nothing a student wrote is live in formgrader's page of the
+# autograded notebook (SafeForPages).
 c.Autograde.autograde_preprocessors = [
     f"{P}.judged_execute.JudgedExecute",
     "nbgrader.preprocessors.IgnorePattern",
@@ -79,6 +93,7 @@ c.Autograde.autograde_preprocessors = [
     "nbgrader.preprocessors.LimitOutput",
     f"{P}.limit_output_size.LimitOutputSize",
     f"{P}.apply_verdicts.ApplyVerdicts",
+    f"{P}.redraw_questions.RedrawQuestions",
     f"{P}.safe_for_pages.SafeForPages",
     "nbgrader.preprocessors.SaveAutoGrades",
     "nbgrader.preprocessors.AssignLatePenalties",

@@ -13,6 +13,7 @@ from helpers import BIN, ROOT, fill, generate, isolated_env, page_text, read, so
 from nbgrader.api import Gradebook
 
 from autograder.instructor import course_secret
+from autograder.instructor.passes.safe_for_pages import WRAPPED
 from autograder.judges import variants
 from autograder.judges.lesson1 import graph_predictions
 from lessons.quiz import question_html, question_markdown
@@ -113,7 +114,7 @@ def test_the_notebook_and_the_feedback_show_the_students_own_variant(graded):
             mine = variants.of_student(SECRET, question, student)
             data = cells[cell].outputs[0]["data"]
             assert data["text/plain"] == question_markdown(question, mine.shown())
-            assert data["text/html"] == question_html(question, mine.shown())  # what the pages keep
+            assert data["text/html"] == f"{WRAPPED}{question_html(question, mine.shown())}</div>"  # what the pages keep
             assert data["text/html"] in feedback
     assert (root / "autograded" / ada / NAME / f"{NAME}.ipynb").read_text() != \
         (root / "autograded" / grace / NAME / f"{NAME}.ipynb").read_text()

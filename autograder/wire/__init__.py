@@ -10,6 +10,8 @@ judge, imported by both sides and by nothing else's internals.
 * ``verdict``: a verdict as data (a mistake's id, a message key and its fields);
 * ``variants``: the file that carries each student's variants of the generated questions
   (code and numbers, never a key) from the instructor to the student's kernel;
+* ``questions``: a generated question as it is shown, the same in the kernel's question cell and
+  in the grader's own drawing of it for the pages;
 * ``framing``: one JSON line per message, with a size limit and attached descriptors, for
   every socket of the system (kernel and judge, grader and judge, grader and fork server,
   coordinator and workers).

@@ -24,6 +24,7 @@ from nbgrader.plugins import CsvExportPlugin  # noqa: E402,F401
 import autograder.instructor.passes.apply_verdicts  # noqa: E402,F401
 import autograder.instructor.passes.feedback_exporter  # noqa: E402,F401
 import autograder.instructor.passes.judged_execute  # noqa: E402,F401
+import autograder.instructor.passes.redraw_questions  # noqa: E402,F401
 import autograder.instructor.passes.safe_for_pages  # noqa: E402,F401
 
 gc.freeze()

@@ -18,10 +18,14 @@ pipeline. In the order a submission meets them:
   kernel costs only itself; a notebook has a time and an output budget;
 * ``limit_output_size.LimitOutputSize``: no output keeps more than 100 000 characters of a text;
 * ``apply_verdicts.ApplyVerdicts``: a judged test cell's points are the judge's verdict;
-* ``safe_for_pages.SafeForPages``: nothing a student wrote is live in formgrader or the feedback;
+* ``redraw_questions.RedrawQuestions``: a locked cell shows the grader's output, a question cell
+  the student's variant drawn again outside the kernel;
+* ``safe_for_pages.SafeForPages``: nothing a student wrote is live in formgrader or the feedback,
+  nor typeset by MathJax, and cleaning HTML costs at most what its budget allows;
 * feedback: ``concise_test_errors.ConciseTestErrors`` (the diagnosis, not the hidden tests),
   ``clear_hidden_tests.ClearHiddenTestsOfTestCells``, ``feedback_exporter.FeedbackExporter`` (with
-  ``templates/feedback_in_language``: nbgrader's page, its words in the notebook's language);
+  ``templates/feedback_in_language``: nbgrader's page, its words in the notebook's language),
+  ``templates/formgrade_inert`` (formgrader's page, MathJax kept to the instructor's markdown);
 * ``hooks``: links, special and oversized files set aside before nbgrader copies a submission;
   feedback folders keep the pages only;
 * ``export.CellCsvExportPlugin``: ``nbgrader export`` with every cell's scores and comments.
