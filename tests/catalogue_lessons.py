@@ -292,6 +292,44 @@ LESSON2 = [
             y.backward(gradient=v)
             return y
     """, "wrong_weighted", ["x.grad"]),
+    # J·v instead of vᵀJ: equal for an elementwise f (x²), told apart by x·sum(x)
+    sol("weighted_grad", "jacobian_times_v", """
+        def weighted_grad(f, x, v):
+            return torch.autograd.functional.jacobian(f, x) @ v
+    """, "transposed", ["J·v", "v times the Jacobian", "x·sum(x)"]),
+    sol("weighted_grad", "forward_mode_jvp", """
+        def weighted_grad(f, x, v):
+            _, jv = torch.func.jvp(f, (x.detach(),), (v,))
+            return jv
+    """, "transposed", ["J·v", "symmetric"]),
+    sol("weighted_grad", "autograd_functional_jvp", """
+        def weighted_grad(f, x, v):
+            return torch.autograd.functional.jvp(f, x, v)[1]
+    """, "transposed", ["J·v"]),
+    sol("weighted_grad", "rows_of_the_jacobian_weighted", """
+        def weighted_grad(f, x, v):
+            J = torch.autograd.functional.jacobian(f, x)
+            return (J * v).sum(dim=1)
+    """, "transposed", ["J·v"]),
+    sol("weighted_grad", "einsum_on_the_wrong_index", """
+        def weighted_grad(f, x, v):
+            J = torch.autograd.functional.jacobian(f, x)
+            return torch.einsum("ij,j->i", J, v)
+    """, "transposed", ["J·v"]),
+    sol("weighted_grad", "v_times_the_jacobian", """
+        def weighted_grad(f, x, v):
+            return v @ torch.autograd.functional.jacobian(f, x)
+    """),
+    sol("weighted_grad", "transposed_jacobian_times_v", """
+        def weighted_grad(f, x, v):
+            J = torch.autograd.functional.jacobian(f, x)
+            return J.T @ v
+    """),
+    sol("weighted_grad", "autograd_grad_with_grad_outputs", """
+        def weighted_grad(f, x, v):
+            (g,) = torch.autograd.grad(f(x), x, grad_outputs=v)
+            return g
+    """),
     # (d) the backward step of Value
     value("micrograd"),
     value("seen_by_value_not_by_node", """

@@ -20,9 +20,12 @@ TO_SCALAR = {
     "x₀·x₁ + x₁³": (lambda x: x[0] * x[1] + x[1] ** 3, 2),
 }
 
-# name → (f from a vector to a vector, number of inputs) for exercise (c)
+# name → (f from a vector to a vector, number of inputs) for exercise (c); the Jacobian of
+# x·sum(x) (sum(x)·I + x·1ᵀ) and of cumsum(x) (ones below the diagonal) is not symmetric, so
+# only they tell vᵀJ, what backward(gradient=v) gives, from J·v
 TO_VECTOR = {
     "x²": (lambda x: x ** 2, 3),
+    "x·sum(x)": (lambda x: x * x.sum(), 3),
     "sin(x)·x": (lambda x: torch.sin(x) * x, 2),
     "cumsum(x)": (lambda x: torch.cumsum(x, 0), 4),
 }
