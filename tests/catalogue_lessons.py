@@ -718,7 +718,72 @@ LESSON3 = [
     sol("dead_parameters", "gradient_sums_to_zero", """
         def dead_parameters(model):
             return [n for n, p in model.named_parameters() if p.grad is None or p.grad.sum() == 0]
-    """, "extra_params", ["head.bias"], cases="hidden"),
+    """, "sums_to_zero", ["head.bias", "sum to 0 but are not all 0"]),
+    sol("dead_parameters", "gradient_mean_is_zero", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters() if p.grad is None or p.grad.mean() == 0]
+    """, "sums_to_zero", ["head.bias", "head.weight", "a mean of 0"]),
+    sol("dead_parameters", "sum_as_a_python_float", """
+        def dead_parameters(model):
+            dead = []
+            for name, p in model.named_parameters():
+                if p.grad is None or float(torch.sum(p.grad)) == 0.0:
+                    dead.append(name)
+            return dead
+    """, "sums_to_zero", ["sum to 0"]),
+    sol("dead_parameters", "sum_is_falsy", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters() if p.grad is None or not p.grad.sum()]
+    """, "sums_to_zero", ["head.bias"]),
+    sol("dead_parameters", "sum_within_a_tolerance", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters() if p.grad is None or abs(p.grad.sum().item()) < 1e-6]
+    """, "sums_to_zero", ["head.weight"]),
+    # a tiny gradient is still a gradient: the tiny scenario's body gets 1e-16 to 1e-8
+    sol("dead_parameters", "norm_below_a_threshold", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters() if p.grad is None or p.grad.norm() < 1e-3]
+    """, "tiny_gradient", ["body.0.weight", "tiny but not 0", "no tolerance"]),
+    sol("dead_parameters", "allclose_to_zeros", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters()
+                    if p.grad is None or torch.allclose(p.grad, torch.zeros_like(p.grad))]
+    """, "tiny_gradient", ["a very small one"]),
+    sol("dead_parameters", "isclose_entries", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters()
+                    if p.grad is None or torch.isclose(p.grad, torch.zeros_like(p.grad)).all()]
+    """, "tiny_gradient", ["tiny"]),
+    sol("dead_parameters", "largest_entry_below_a_millionth", """
+        def dead_parameters(model):
+            dead = []
+            for name, p in model.named_parameters():
+                if p.grad is None or p.grad.abs().max().item() < 1e-6:
+                    dead.append(name)
+            return dead
+    """, "tiny_gradient", ["body.4.bias"]),
+    sol("dead_parameters", "abs_sum_below_a_threshold", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters() if p.grad is None or p.grad.abs().sum() < 1e-5]
+    """, "tiny_gradient", ["tiny"]),
+    sol("dead_parameters", "nothing_nonzero", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters() if p.grad is None or not p.grad.any()]
+    """),
+    sol("dead_parameters", "equal_to_zeros", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters()
+                    if p.grad is None or torch.equal(p.grad, torch.zeros_like(p.grad))]
+    """),
+    sol("dead_parameters", "abs_sum_is_zero", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters() if p.grad is None or p.grad.abs().sum() == 0]
+    """),
+    sol("dead_parameters", "max_and_min_are_zero", """
+        def dead_parameters(model):
+            return [n for n, p in model.named_parameters()
+                    if p.grad is None or (p.grad.max() == 0 and p.grad.min() == 0)]
+    """),
     sol("dead_parameters", "reads_a_copy", """
         def dead_parameters(model):
             grads = {n: None if p.grad is None else p.grad.clone() for n, p in model.named_parameters()}
