@@ -703,6 +703,118 @@ LESSON3 = [
                     w -= lr * w.grad
                 b = b - lr * b.grad
     """, "not_leaf", ["`b` is no longer the leaf"]),
+    sol("fit_line", "in_place_under_no_grad", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                w.grad = None
+                b.grad = None
+                loss = ((w * xs + b - ys) ** 2).mean()
+                loss.backward()
+                with torch.no_grad():
+                    w -= lr * w.grad
+                    b -= lr * b.grad
+    """),
+    sol("fit_line", "sub_and_zero_", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                for p in (w, b):
+                    if p.grad is not None:
+                        p.grad.zero_()
+                ((w * xs + b - ys) ** 2).mean().backward()
+                with torch.no_grad():
+                    w.sub_(lr * w.grad)
+                    b.sub_(w.new_tensor(lr) * b.grad)
+    """),
+    sol("fit_line", "copy_under_a_decorated_helper", """
+        @torch.no_grad()
+        def step(p, lr):
+            p.copy_(p - lr * p.grad)
+
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                w.grad = b.grad = None
+                loss = torch.nn.functional.mse_loss(w * xs + b, ys)
+                loss.backward()
+                step(w, lr)
+                step(b, lr)
+    """),
+    sol("fit_line", "foreach_add", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                w.grad, b.grad = None, None
+                ((w * xs + b - ys) ** 2).mean().backward()
+                with torch.no_grad():
+                    torch._foreach_add_([w, b], [w.grad, b.grad], alpha=-lr)
+    """),
+    # the exercise is the update by hand: an optimizer is named, whatever the values
+    sol("fit_line", "sgd_optimizer", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            optimizer = torch.optim.SGD([w, b], lr=lr)
+            for _ in range(steps):
+                optimizer.zero_grad()
+                loss = ((w * xs + b - ys) ** 2).mean()
+                loss.backward()
+                optimizer.step()
+    """, "used_optimizer", ["SGD.step()", "by hand", "without one"]),
+    sol("fit_line", "sgd_step_after_clearing_by_hand", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            opt = torch.optim.SGD([w, b], lr)
+            for _ in range(steps):
+                w.grad = None
+                b.grad = None
+                ((w * xs + b - ys) ** 2).mean().backward()
+                opt.step()
+    """, "used_optimizer", ["SGD.step()"]),
+    sol("fit_line", "adam_made_each_step", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                w.grad = b.grad = None
+                ((w * xs + b - ys) ** 2).mean().backward()
+                torch.optim.Adam([w, b], lr=lr).step()
+    """, "used_optimizer", ["Adam.step()"]),
+    sol("fit_line", "optimizer_that_never_clears", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            optimizer = torch.optim.SGD([w, b], lr=lr)
+            for _ in range(steps):
+                ((w * xs + b - ys) ** 2).mean().backward()
+                optimizer.step()
+    """, "used_optimizer", ["optimizer"]),
+    # one rule with lesson 4's sgd_step: in place under no_grad, never through .data
+    sol("fit_line", "through_data", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                w.grad = None
+                b.grad = None
+                loss = ((w * xs + b - ys) ** 2).mean()
+                loss.backward()
+                w.data -= lr * w.grad
+                b.data -= lr * b.grad
+    """, "used_data", ["`w` through `.data`", "version counter", "with torch.no_grad():"]),
+    sol("fit_line", "assigns_data", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                w.grad = b.grad = None
+                ((w * xs + b - ys) ** 2).mean().backward()
+                w.data = w.data - lr * w.grad
+                b.data = b.data - lr * b.grad
+    """, "used_data", [".data"]),
+    sol("fit_line", "sub_on_data", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                w.grad = b.grad = None
+                ((w * xs + b - ys) ** 2).mean().backward()
+                for p in (w, b):
+                    p.data.sub_(lr * p.grad)
+    """, "used_data", [".data"]),
+    sol("fit_line", "data_for_b_only", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            for _ in range(steps):
+                w.grad = b.grad = None
+                ((w * xs + b - ys) ** 2).mean().backward()
+                with torch.no_grad():
+                    w -= lr * w.grad
+                b.data -= lr * b.grad
+    """, "used_data", ["`b` through `.data`"]),
     # found by a probe of the grader: reading .grad must leave it as it was
     sol("dead_parameters", "backward_again", """
         def dead_parameters(model):

@@ -4,6 +4,7 @@ training loops of exercises (b) and (c) are in ``kernel.loop``.)"""
 from __future__ import annotations
 
 import torch
+from torch.optim.optimizer import register_optimizer_step_pre_hook
 
 from ..wire.codec import encode
 from ..wire.exercises import dead_parameters, fit_line
@@ -26,10 +27,24 @@ def _rebound(exc: BaseException, student, given: dict) -> str | None:
 
 
 def observe_fit_line(student, data: dict, name: str) -> dict:
+    """Run the student's loop on the judge's tensors; report them afterwards, how many in-place
+    changes autograd saw on each (its version counter: an update through ``.data`` adds none),
+    and the optimizers that stepped during the call (a global hook: the exercise is the update
+    without one, wherever one was made)."""
     w, b, xs, ys = fit_line.tensors(data)
     spec = data["spec"]
     versions = (w._version, b._version)
-    _, exc = running.attempt(student, w, b, xs, ys, spec["lr"], spec["steps"])
+    stepped = []
+    hook = register_optimizer_step_pre_hook(lambda optimizer, args, kwargs: stepped.append(type(optimizer).__name__))
+    try:
+        _, exc = running.attempt(student, w, b, xs, ys, spec["lr"], spec["steps"])
+    finally:
+        hook.remove()
+    return {**_fit_line_result(exc, student, name, w, b, versions), "optimizers": [n[:60] for n in stepped[:5]]}
+
+
+def _fit_line_result(exc, student, name: str, w, b, versions: tuple) -> dict:
+    """What the call left behind: the error it raised, explained, or ``w`` and ``b``."""
     if isinstance(exc, TypeError) and "NoneType" in str(exc):
         rebound = _rebound(exc, student, {"w": w, "b": b})
         if rebound:
@@ -42,7 +57,8 @@ def observe_fit_line(student, data: dict, name: str) -> dict:
         return {"error": running.error_verdict(exc, name).to_data()}
     return {"w": encode(w.item()), "b": encode(b.item()),
             "w_requires_grad": bool(w.requires_grad), "b_requires_grad": bool(b.requires_grad),
-            "updated_in_place": (w._version, b._version) != versions}
+            "updated_in_place": (w._version, b._version) != versions,
+            "in_place_updates": [w._version - versions[0], b._version - versions[1]]}
 
 
 def _state(net) -> dict:

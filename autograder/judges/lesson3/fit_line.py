@@ -6,6 +6,14 @@ judge simulates the correct loop and the two usual wrong ones (never clearing;
 clearing only after the update) and compares the final ``w`` and ``b``. The points are
 not centred on 0, so each step's gradient of ``w`` depends on ``b`` and the other way
 round: updating one, then computing a new gradient for the other, is not one step.
+
+Two rules the values cannot show are observed in the kernel. The update is by hand: an
+optimizer that stepped during the call (a global step hook sees any) fails, with the
+optimizer named, whatever the values. And it is in place under ``no_grad``, as lesson 4's
+``sgd_step`` requires too: an update through ``.data`` gives the right values but leaves
+the tensor's version counter where it was, so each of ``w`` and ``b`` must show at least one
+in-place change per step (``w -= ...``, ``w.sub_(...)``, ``w.copy_(...)``,
+``torch._foreach_add_`` each make one).
 """
 from __future__ import annotations
 
@@ -53,6 +61,11 @@ def _close(a: float, b: float) -> bool:
 
 
 def verify(data: dict, observation: dict) -> Verdict:
+    stepped = observation.get("optimizers")
+    if stepped != []:
+        if not isinstance(stepped, list) or not all(isinstance(n, str) for n in stepped):
+            return Verdict.fail("malformed", "judge.malformed")
+        return Verdict.fail("used_optimizer", "manual.used_optimizer", optimizer=stepped[0][:60])
     if observation.get("error"):
         return Verdict.reported_failure(observation["error"])
     for name in ("w", "b"):
@@ -69,6 +82,12 @@ def verify(data: dict, observation: dict) -> Verdict:
         return Verdict.fail("replaced", "manual.replaced", name="w")
     right = simulate(data, "before")
     if all(_close(g, r) for g, r in zip(got, right)):
+        updates = observation.get("in_place_updates")
+        if not (isinstance(updates, list) and len(updates) == 2 and all(type(n) is int for n in updates)):
+            return Verdict.fail("malformed", "judge.malformed")
+        hidden = [name for name, n in zip("wb", updates) if n < steps]
+        if hidden:  # the values moved, but autograd saw fewer in-place changes than steps
+            return Verdict.fail("used_data", "manual.used_data", name=hidden[0])
         return PASS
     if all(_close(g, r) for g, r in zip(got, simulate(data, "never"))):
         return Verdict.fail("never_cleared", "manual.never_cleared", steps=steps, name="w", got=got[0])
