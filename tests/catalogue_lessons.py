@@ -958,7 +958,58 @@ LESSON4 = [
             model.train()
             with torch.no_grad():
                 return model(x)
-    """, "wrong_output", ["model(x) itself"], cases="hidden"),
+    """, "mode_switched", ["from eval() mode to train() mode", "as you found it"]),
+    # lesson 4, section 5: the mode is put back; predict leaves it as it found it
+    sol("predict", "eval_left_behind", """
+        def predict(model, x):
+            model.eval()
+            with torch.no_grad():
+                return model(x)
+    """, "mode_switched", ["switched `model` from train() mode to eval() mode", "left it there"]),
+    sol("predict", "eval_inside_no_grad", """
+        def predict(model, x):
+            with torch.no_grad():
+                model.eval()
+                out = model(x)
+            return out
+    """, "mode_switched", ["eval() mode"]),
+    sol("predict", "back_to_train_always", """
+        def predict(model, x):
+            model.eval()
+            with torch.no_grad():
+                out = model(x)
+            model.train()
+            return out
+    """, "mode_switched", ["from eval() mode to train() mode"]),
+    sol("predict", "training_flag_assigned", """
+        def predict(model, x):
+            model.training = False
+            with torch.no_grad():
+                return model(x)
+    """, "mode_switched", ["switched `model` from train() mode"]),
+    sol("predict", "one_submodule_switched", """
+        def predict(model, x):
+            for layer in model.modules():
+                if isinstance(layer, torch.nn.Dropout):
+                    layer.train()
+            with torch.no_grad():
+                return model(x)
+    """, "mode_switched", ["`model.2` from eval() mode to train() mode"]),
+    sol("predict", "eval_then_mode_put_back", """
+        def predict(model, x):
+            was_training = model.training
+            model.eval()
+            try:
+                with torch.no_grad():
+                    return model(x)
+            finally:
+                model.train(was_training)
+    """),
+    sol("predict", "inference_mode_decorator", """
+        @torch.inference_mode()
+        def predict(model, x):
+            return model(x)
+    """),
     # (b) sgd_step
     sol("sgd_step", "in_place_under_no_grad", """
         def sgd_step(params, lr):
@@ -1056,7 +1107,39 @@ LESSON4 = [
                     total += len(y)
             model.train()
             return correct / total
-    """, "mode_not_restored", ["eval() mode before", "train() mode after"], cases="hidden"),
+    """, "mode_not_restored", ["eval() mode before", "train() mode after"]),
+    sol("evaluate", "train_true_in_finally", """
+        def evaluate(model, batches):
+            model.eval()
+            try:
+                with torch.no_grad():
+                    hits = sum((model(x).argmax(1) == y).sum().item() for x, y in batches)
+                return hits / sum(len(y) for _, y in batches)
+            finally:
+                model.train(mode=True)
+    """, "mode_not_restored", ["eval() mode before", "train() mode after"]),
+    sol("evaluate", "restores_the_opposite", """
+        def evaluate(model, batches):
+            was_training = model.training
+            model.eval()
+            correct = total = 0
+            with torch.no_grad():
+                for x, y in batches:
+                    correct += (model(x).argmax(dim=1) == y).sum().item()
+                    total += len(y)
+            model.train(not was_training)
+            return correct / total
+    """, "mode_not_restored", ["train() mode before", "eval() mode after"]),
+    sol("evaluate", "restores_only_when_it_was_training", """
+        def evaluate(model, batches):
+            was_training = model.training
+            model.eval()
+            with torch.no_grad():
+                correct = sum((model(x).argmax(1) == y).sum().item() for x, y in batches)
+            if was_training:
+                model.train()
+            return correct / sum(len(y) for _, y in batches)
+    """),
     sol("evaluate", "mean_of_batch_accuracies", """
         def evaluate(model, batches):
             was_training = model.training

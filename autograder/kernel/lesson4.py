@@ -41,6 +41,8 @@ def observe_predict(student, data: dict, name: str) -> dict:
     for p in model.parameters():
         p.grad = torch.full_like(p, 0.5)
     before = [(p.detach().clone(), p.grad.clone()) for p in model.parameters()]
+    modules = list(model.named_modules())
+    modes = [m.training for _, m in modules]
     with counting_saved() as saved:
         out, failed, grad_mode_after = _call(student, name, model, x)
     if failed:
@@ -49,7 +51,8 @@ def observe_predict(student, data: dict, name: str) -> dict:
                   for (value, grad), p in zip(before, model.parameters()))
     frozen = [n for n, p in model.named_parameters() if not p.requires_grad]
     return {"output": encode(out), "saved_tensors": saved["tensors"], "grad_mode_after": grad_mode_after,
-            "touched_params": touched, "requires_grad_off": frozen}
+            "touched_params": touched, "requires_grad_off": frozen,
+            "modes": {n: [was, bool(m.training)] for (n, m), was in zip(modules, modes)}}
 
 
 def observe_sgd_step(student, data: dict, name: str) -> dict:

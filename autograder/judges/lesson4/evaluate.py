@@ -5,7 +5,9 @@ The judge computes the accuracy in eval mode under ``no_grad`` (dropout in train
 changes it). With batches of different sizes, the mean of the per-batch accuracies is not
 the accuracy over all examples: such a scenario is drawn so that the two differ visibly,
 and that mistake gets its own message. The modes each forward pass ran in, the tensors
-saved for backward, the mode and grad mode left behind are observed in the kernel.
+saved for backward, the mode and grad mode left behind are observed in the kernel. The
+visible cases start the model once in train mode and once in eval mode: a function that
+ends with a plain ``model.train()`` (or ``model.eval()``) puts back only one of the two.
 """
 from __future__ import annotations
 
@@ -17,7 +19,7 @@ from ...wire.exercises.evaluate import build, make_classifier
 from ...wire.verdict import PASS, Verdict
 from ..seeds import generator
 
-CASES = {"visible": [dict(seed=4, start="train", sizes=[20, 5, 15])],
+CASES = {"visible": [dict(seed=4, start="train", sizes=[20, 5, 15]), dict(seed=7, start="eval", sizes=[8, 24])],
          "hidden": [dict(seed=5, start="eval", sizes=[16, 16]), dict(seed=6, start="train", sizes=[30, 5, 12])]}
 
 
