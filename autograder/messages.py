@@ -73,7 +73,7 @@ def plural(lang: str, count) -> str:
     course's languages)."""
     try:
         n = abs(float(count))
-    except (TypeError, ValueError):
+    except (TypeError, ValueError, OverflowError):  # (an int past a float's range: 10**400)
         return "other"
     if lang == "zh":
         return "other"
@@ -135,19 +135,32 @@ def has(key: str) -> bool:
     return isinstance(entry, str) or isinstance(entry, dict) and "other" in entry
 
 
+MAX_NESTING = 3  # a message in a field of a message in a field of a message, no deeper
+MAX_MESSAGE = 20_000  # characters of a rendered message (the longest template has 508, each field a few hundred)
+
+
 def render(key: str, fields: dict, lang: str | None = None) -> str:
     """A verdict's message: ``key`` filled with ``fields``, where a field may itself be a
     message (``{"$key": ..., "fields": ...}``). Keys and fields can come from an untrusted
-    process: an unknown key or a field that does not fit its template gives the
-    generic "malformed" message instead of an error."""
+    process: an unknown key, a field that does not fit its template (a number past a
+    float's range for a plural or a ``:g``, a key that is not a string, messages nested
+    past ``MAX_NESTING``) gives the generic "malformed" message instead of an error; a message
+    longer than ``MAX_MESSAGE`` is cut there."""
     try:
-        values = {name: render(v["$key"], v.get("fields", {}), lang)
-                  if isinstance(v, dict) and "$key" in v else v for name, v in fields.items()}
-        template = choose(_GRADER.raw(key, lang), known(lang) if lang else language(), values)
-        if not isinstance(template, str):
-            raise KeyError(key)
-        return template.format(**values)
-    except (KeyError, ValueError, TypeError, IndexError, AttributeError):
+        text = _render(key, fields, lang, 0)
+        return text if len(text) <= MAX_MESSAGE else text[:MAX_MESSAGE - 1] + "…"
+    except Exception:  # noqa: BLE001  (whatever the fields make a template raise: OverflowError, RecursionError, ...)
         if key == "judge.malformed":
             raise
         return render("judge.malformed", {}, lang)
+
+
+def _render(key: str, fields: dict, lang: str | None, depth: int) -> str:
+    if depth > MAX_NESTING or not isinstance(fields, dict):
+        raise ValueError("not a message")
+    values = {name: _render(v["$key"], v.get("fields", {}), lang, depth + 1)
+              if isinstance(v, dict) and "$key" in v else v for name, v in fields.items()}
+    template = choose(_GRADER.raw(key, lang), known(lang) if lang else language(), values)
+    if not isinstance(template, str):
+        raise KeyError(key)
+    return template.format(**values)

@@ -46,5 +46,6 @@ def verdict_for(exc: BaseException, location) -> Verdict:
         return Verdict.fail(mistake, "loop.batches_indexed", text=str(exc)[:300])
     if key is None:
         first_line = (str(exc).strip().splitlines() or [""])[0][:300]
-        return Verdict.fail(mistake, "loop.crashed", error=type(exc).__name__, where=where, text=first_line)
+        return Verdict.fail(mistake, "loop.crashed", error=type(exc).__name__[:100], where=where,
+                            text=first_line)
     return Verdict.fail(mistake, key, where=where)

@@ -31,6 +31,9 @@ _NOT_STUDENT = tuple(
 )
 
 
+MAX_CODE = 300  # characters of a line quoted in a message
+
+
 @dataclass(frozen=True)
 class Location:
     filename: str
@@ -38,7 +41,9 @@ class Location:
 
     @property
     def code(self) -> str:
-        return linecache.getline(self.filename, self.line).strip()
+        """The line's code, at most ``MAX_CODE`` characters (what the judge accepts of a report)."""
+        code = linecache.getline(self.filename, self.line).strip()
+        return code if len(code) <= MAX_CODE else code[:MAX_CODE - 1] + "…"
 
     def describe(self) -> str:
         return messages.text("general.where", line=self.line, code=self.code)

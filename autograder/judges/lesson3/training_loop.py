@@ -134,7 +134,7 @@ def verify(data: dict, observation: dict, check_losses: bool) -> Verdict:
     """The verdict on a loop that ran on ``data``, from what the kernel ``observation`` says."""
     from ...wire.codec import decode
 
-    diagnosis = Verdict.from_data(observation.get("diagnosis", {"ok": True}))
+    diagnosis = Verdict.reported_diagnosis(observation.get("diagnosis", {"ok": True}))
     steps = _steps_of(data, observation)
     if steps is None:
         return Verdict.fail("malformed", "judge.malformed")

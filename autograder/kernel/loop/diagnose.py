@@ -248,16 +248,16 @@ def _after_loop_verdict(trace: Trace) -> Verdict | None:
 
 def _losses_verdict(result, trace: Trace, case: LoopCase, reference: Reference) -> Verdict | None:
     if not isinstance(result, list):
-        return Verdict.fail("losses_not_list", "loop.losses_not_list", got=type(result).__name__)
+        return Verdict.fail("losses_not_list", "loop.losses_not_list", got=type(result).__name__[:100])
     if len(result) != case.n_batches:
         return Verdict.fail("losses_length", "loop.losses_length", got=len(result), count=len(result),
                             expected=case.n_batches)
     for b, value in enumerate(result):
         if isinstance(value, torch.Tensor):
-            return Verdict.fail("losses_tensors", "loop.losses_tensors", got=type(value).__name__)
+            return Verdict.fail("losses_tensors", "loop.losses_tensors", got=type(value).__name__[:100])
         if not isinstance(value, float):
             return Verdict.fail("losses_not_list", "loop.losses_not_list",
-                                got=nested("loop.list_holding", type=type(value).__name__))
+                                got=nested("loop.list_holding", type=type(value).__name__[:100]))
         with torch.no_grad():
             expected = reference.mean_loss(trace.steps[b].params, [b]).item()
         if abs(value - expected) > 1e-4 * max(1.0, abs(expected)):
