@@ -755,7 +755,17 @@ LESSON3 = [
                 loss = ((w * xs + b - ys) ** 2).mean()
                 loss.backward()
                 optimizer.step()
-    """, "used_optimizer", ["SGD.step()", "by hand", "without one"]),
+    """, "used_optimizer", ["SGD.zero_grad()", "by hand", "without one"]),
+    sol("fit_line", "optimizer_only_to_clear", """
+        def fit_line(w, b, xs, ys, lr, steps):
+            optimizer = torch.optim.SGD([w, b], lr=lr)
+            for _ in range(steps):
+                optimizer.zero_grad()
+                ((w * xs + b - ys) ** 2).mean().backward()
+                with torch.no_grad():
+                    w -= lr * w.grad
+                    b -= lr * b.grad
+    """, "used_optimizer", ["SGD.zero_grad()", "Clear the gradients yourself"]),
     sol("fit_line", "sgd_step_after_clearing_by_hand", """
         def fit_line(w, b, xs, ys, lr, steps):
             opt = torch.optim.SGD([w, b], lr)

@@ -106,6 +106,28 @@ def test_judges_restore_grad_mode_even_when_the_student_crashes():
     assert torch.is_grad_enabled()
 
 
+def test_the_fit_line_check_leaves_no_optimizer_watch_behind():
+    """The check watches every optimizer during the student's call (a global step hook, a
+    wrapped Optimizer.zero_grad): after it, even when the student's code raised half-way, both
+    are gone, and the student's own optimizers work as before."""
+    from torch.optim import optimizer as optim_module
+
+    original, hooks = torch.optim.Optimizer.zero_grad, dict(optim_module._global_optimizer_pre_hooks)
+
+    def fit_line(w, b, xs, ys, lr, steps):
+        torch.optim.SGD([w, b], lr=lr).zero_grad()
+        raise ValueError("boom")
+
+    verdict, _ = judge_function("fit_line", fit_line)
+    assert verdict.mistake == "used_optimizer" and "SGD.zero_grad()" in verdict.message
+    assert torch.optim.Optimizer.zero_grad is original
+    assert dict(optim_module._global_optimizer_pre_hooks) == hooks
+    p = torch.nn.Parameter(torch.ones(2))
+    p.grad = torch.ones(2)
+    torch.optim.SGD([p], lr=0.5).step()
+    assert p.tolist() == [0.5, 0.5]
+
+
 @pytest.mark.parametrize("case", select(value_backward.CASES, "all"), ids=lambda case: case["graph"])
 def test_value_backward_reference_is_pytorchs(case):
     """The gradients the judge of exercise 2(d) expects are PyTorch's, on the same graphs."""

@@ -3,6 +3,8 @@ afterwards, and a student's ``dead_parameters`` on a net after its backward pass
 training loops of exercises (b) and (c) are in ``kernel.loop``.)"""
 from __future__ import annotations
 
+import contextlib
+
 import torch
 from torch.optim.optimizer import register_optimizer_step_pre_hook
 
@@ -29,18 +31,36 @@ def _rebound(exc: BaseException, student, given: dict) -> str | None:
 def observe_fit_line(student, data: dict, name: str) -> dict:
     """Run the student's loop on the judge's tensors; report them afterwards, how many in-place
     changes autograd saw on each (its version counter: an update through ``.data`` adds none),
-    and the optimizers that stepped during the call (a global hook: the exercise is the update
-    without one, wherever one was made)."""
+    and the optimizer calls made during the call (``optimizer_calls``): the exercise is the
+    update and the clearing without one, wherever one was made."""
     w, b, xs, ys = fit_line.tensors(data)
     spec = data["spec"]
     versions = (w._version, b._version)
-    stepped = []
-    hook = register_optimizer_step_pre_hook(lambda optimizer, args, kwargs: stepped.append(type(optimizer).__name__))
-    try:
+    with optimizer_calls() as calls:
         _, exc = running.attempt(student, w, b, xs, ys, spec["lr"], spec["steps"])
+    return {**_fit_line_result(exc, student, name, w, b, versions), "optimizer_calls": calls[:5]}
+
+
+@contextlib.contextmanager
+def optimizer_calls():
+    """Note each ``step()`` and ``zero_grad()`` of any optimizer inside the block ("SGD.step()"):
+    steps through PyTorch's global step hook, clearing through ``Optimizer.zero_grad``, which
+    no optimizer of torch.optim overrides (2.x), wrapped for the block only."""
+    calls = []
+    hook = register_optimizer_step_pre_hook(lambda optimizer, args, kwargs: calls.append(
+        f"{type(optimizer).__name__[:60]}.step()"))
+    original = torch.optim.Optimizer.zero_grad
+
+    def zero_grad(self, *args, **kwargs):
+        calls.append(f"{type(self).__name__[:60]}.zero_grad()")
+        return original(self, *args, **kwargs)
+
+    torch.optim.Optimizer.zero_grad = zero_grad
+    try:
+        yield calls
     finally:
+        torch.optim.Optimizer.zero_grad = original
         hook.remove()
-    return {**_fit_line_result(exc, student, name, w, b, versions), "optimizers": [n[:60] for n in stepped[:5]]}
 
 
 def _fit_line_result(exc, student, name: str, w, b, versions: tuple) -> dict:

@@ -7,9 +7,9 @@ clearing only after the update) and compares the final ``w`` and ``b``. The poin
 not centred on 0, so each step's gradient of ``w`` depends on ``b`` and the other way
 round: updating one, then computing a new gradient for the other, is not one step.
 
-Two rules the values cannot show are observed in the kernel. The update is by hand: an
-optimizer that stepped during the call (a global step hook sees any) fails, with the
-optimizer named, whatever the values. And it is in place under ``no_grad``, as lesson 4's
+Two rules the values cannot show are observed in the kernel. The update and the clearing
+are by hand: an optimizer's ``step()`` or ``zero_grad()`` during the call fails, named,
+whatever the values. And the update is in place under ``no_grad``, as lesson 4's
 ``sgd_step`` requires too: an update through ``.data`` gives the right values but leaves
 the tensor's version counter where it was, so each of ``w`` and ``b`` must show at least one
 in-place change per step (``w -= ...``, ``w.sub_(...)``, ``w.copy_(...)``,
@@ -61,11 +61,11 @@ def _close(a: float, b: float) -> bool:
 
 
 def verify(data: dict, observation: dict) -> Verdict:
-    stepped = observation.get("optimizers")
-    if stepped != []:
-        if not isinstance(stepped, list) or not all(isinstance(n, str) for n in stepped):
+    calls = observation.get("optimizer_calls")
+    if calls != []:
+        if not isinstance(calls, list) or not all(isinstance(call, str) for call in calls):
             return Verdict.fail("malformed", "judge.malformed")
-        return Verdict.fail("used_optimizer", "manual.used_optimizer", optimizer=stepped[0][:60])
+        return Verdict.fail("used_optimizer", "manual.used_optimizer", call=calls[0][:80])
     if observation.get("error"):
         return Verdict.reported_failure(observation["error"])
     for name in ("w", "b"):
