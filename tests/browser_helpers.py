@@ -135,3 +135,76 @@ def validate(page) -> str:
     text = dialog.inner_text()
     page.keyboard.press("Escape")
     return text
+
+
+# A notebook's cells, as a student edits and runs them
+
+def cell(page, index: int):
+    """Cell ``index`` (counting every cell, from 0) of the notebook on screen."""
+    return page.locator(".jp-NotebookPanel:visible .jp-Cell").nth(index)
+
+
+def cell_text(page, index: int) -> str:
+    """The code cell ``index`` shows in its editor (CodeMirror draws a line a ``.cm-line``)."""
+    return "\n".join(cell(page, index).locator(".cm-content .cm-line").all_inner_texts())
+
+
+def write_cell(page, index: int, code: str) -> None:
+    """Replace the code of cell ``index`` with ``code``, as pasted text (typed key by key,
+    CodeMirror would indent each new line and close each bracket itself); then check that the
+    editor holds exactly ``code``."""
+    editor = cell(page, index).locator(".cm-content")
+    editor.scroll_into_view_if_needed()
+    editor.click()
+    page.keyboard.press("Control+a")
+    page.keyboard.insert_text(code)
+    page.keyboard.press("Escape")  # back to command mode
+    assert cell_text(page, index) == code, cell_text(page, index)
+
+
+def add_cell_at_end(page, code: str) -> int:
+    """A new code cell below the last one, holding ``code``; its index."""
+    last = page.locator(".jp-NotebookPanel:visible .jp-Cell").count() - 1
+    cell(page, last).locator(".jp-InputPrompt").click()  # selects the cell (command mode)
+    page.keyboard.press("b")  # insert a cell below
+    cell(page, last + 1).wait_for()
+    write_cell(page, last + 1, code)
+    return last + 1
+
+
+def run_cell(page, index: int, timeout: int = 60_000) -> str:
+    """Run cell ``index`` (Ctrl+Enter) and wait until it has run; the text of its output."""
+    return wait_for_cell(page, index, start_cell(page, index), timeout)
+
+
+def start_cell(page, index: int) -> str:
+    """Start running cell ``index`` (Ctrl+Enter); its prompt before, for ``wait_for_cell``."""
+    prompt = cell(page, index).locator(".jp-InputPrompt")
+    before = prompt.inner_text()
+    prompt.click()  # selects the cell (command mode)
+    page.keyboard.press("Control+Enter")
+    return before
+
+
+def wait_for_cell(page, index: int, before: str, timeout: int = 60_000) -> str:
+    """Wait until cell ``index``, started when its prompt read ``before``, has run; the text
+    of its output. It has run when its prompt shows a new execution count: JupyterLab sets it
+    from the kernel's reply, after the cell's outputs have arrived. (Waiting for any count
+    would return at once for a cell that had run before.)"""
+    prompt = cell(page, index).locator(".jp-InputPrompt")
+    page.wait_for_function(
+        "([el, before]) => /\\[\\d+\\]/.test(el.textContent) && el.textContent !== before",
+        arg=[prompt.element_handle(), before], timeout=timeout)
+    return output_text(page, index)
+
+
+def output_text(page, index: int) -> str:
+    """What cell ``index`` shows below its code: the text of its output area."""
+    return cell(page, index).locator(".jp-OutputArea").inner_text()
+
+
+def save(page) -> None:
+    """Save the open notebook (its toolbar's button) and wait until JupyterLab says it is saved."""
+    panel = page.locator(".jp-NotebookPanel").filter(visible=True)
+    panel.locator('.jp-NotebookPanel-toolbar [data-command="docmanager:save"]').click()
+    page.locator(".lm-TabBar-tab.jp-mod-dirty").wait_for(state="detached", timeout=30_000)

@@ -72,7 +72,26 @@ def _with_output(nb, text):
     return nb
 
 
+def _append(nb, cell_id, source):
+    nb = copy.deepcopy(nb)
+    for cell in nb.cells:
+        if grade_id(cell) == cell_id:
+            cell.source += "\n" + source
+    return nb
+
+
 LOOP = "def train(model, optimizer, loss_fn, batches):\n    while True:\n        pass\n"
+# the right fit_line, and a check that passes in the judge, then raises an error whose class name
+# and text hold escape sequences (clear the screen, set the window's title, go up a line, a
+# carriage return, a right-to-left override): the cell shows an error (0 points) that the class
+# summary names by its class name, on the instructor's terminal
+ESCAPED_ERROR = (
+    "_zz_check = check_fit_line\n"
+    "def check_fit_line(*args, **kwargs):\n"
+    "    _zz_check(*args, **kwargs)\n"
+    "    if kwargs.get('cases') == 'hidden':\n"
+    "        raise type('\\x1b[2J\\x1b[H\\x1b]0;pwned\\x07Zz\\x9b31m\\u202eok\\r  fine', (Exception,), {})"
+    "('\\x1b[1A\\x1b[2Kall checks passed')\n")
 
 # name → (how to make it from the solved notebook, or raw file text; test cells lost)
 HOSTILE = {
@@ -92,11 +111,18 @@ HOSTILE = {
     "duplicates_an_answer_cell": (lambda nb: _duplicate(nb, "train_loop"), set()),
     "retypes_a_test_cell": (lambda nb: _retype(nb, "fit_line_tests"), set()),
     "edits_a_locked_test": (lambda nb: _set(nb, "train_loop_tests", "pass\n"), set()),
+    "names_its_error_with_escapes": (lambda nb: _append(nb, "fit_line", ESCAPED_ERROR), {"fit_line_tests"}),
     "too_large": (lambda nb: _with_output(nb, "x" * (41 * 2 ** 20)), ALL),
     "not_json": ("{'cells': [", ALL),
     "empty_file": ("", ALL),
     "missing_notebook": (None, ALL),
 }
+
+# submission folders whose names are no student id the course accepts (student_ids): markup, a
+# CSV line with a formula, escape sequences, a formula's first character, a right-to-left
+# override, a name too long; each holds a right notebook, and none may be graded
+NOT_PLAIN = ("<img src=x onerror=alert(1)>", "mallory,10,=1+1", "\x1b[2J\x1b]0;pwned\x07eve", "-dave",
+             "bidi\u202eevil", "x" * 65)
 
 
 WRONG_LOOP = (

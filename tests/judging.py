@@ -1,9 +1,11 @@
 """Judging a catalogue entry the way a check does: the kernel's observer runs the student's
-function on a judge's scenario, the judge gives the verdict from the observation."""
+function on a judge's scenario, the judge gives the verdict from the observation, and the
+verdict reaches the grader as JSON (read as the grader reads it: ``Verdict.from_data``)."""
 from __future__ import annotations
 
 from autograder import judges
 from autograder.kernel.checks import observer
+from autograder.wire import framing
 from autograder.wire.exercises import EXERCISES
 from autograder.wire.spec import select
 from autograder.wire.verdict import Verdict
@@ -22,8 +24,8 @@ def judge_function(function: str, student, cases: str = "visible", seed: int | N
     for index, case in enumerate(select(module.CASES, cases)):
         data = module.scenario(case, case["seed"] if seed is None else seed + 7919 * index)
         observation = observe(student, data, spec.subject)
-        verdict = module.verify(data, observation)
-        diagnosis = Verdict.from_data(observation.get("diagnosis", {"ok": True}))
+        verdict = Verdict.from_data(framing.loads(framing.dumps(module.verify(data, observation).to_data())))
+        diagnosis = Verdict.reported_diagnosis(observation.get("diagnosis", {"ok": True}))
         if not verdict.ok:
             break
     return verdict, diagnosis

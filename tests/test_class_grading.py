@@ -15,7 +15,7 @@ import catalogue
 import nbformat
 import pytest
 from helpers import BIN, ROOT, fill, generate, isolated_env, nbgrader, points, read, solutions
-from hostile import ALL, HOSTILE
+from hostile import ALL, HOSTILE, NOT_PLAIN
 from nbgrader.api import Gradebook
 
 pytestmark = pytest.mark.slow
@@ -74,10 +74,12 @@ def hostile_submissions() -> dict:
 
 
 def grade_hostile_class(folder: Path) -> tuple:
-    """``hostile_submissions()`` graded with ``autograder grade --jobs 2``: (course root, env,
-    stdout, stderr, the scores right after). conftest's ``hostile_course`` grades it once a session."""
+    """``hostile_submissions()``, and alice's notebook in folders not named by a plain id
+    (``NOT_PLAIN``), graded with ``autograder grade --jobs 2``: (course root, env, stdout,
+    stderr, the scores right after). conftest's ``hostile_course`` grades it once a session."""
     env = isolated_env(folder / "home")
-    root = make_course(folder / "course", env, hostile_submissions())
+    submissions = hostile_submissions()
+    root = make_course(folder / "course", env, {**submissions, **{name: submissions["alice"] for name in NOT_PLAIN}})
     output, stderr = autograder(["grade", NAME, "--jobs", "2", "--timeout", "10"], root, env, stderr=True)
     return root, env, output, stderr, scores(root)
 
@@ -114,9 +116,10 @@ def test_gradebook_is_consistent(hostile_course):
             grades = submission.notebooks[0].grades
             assert {g.name for g in grades} == TESTS
             assert all(g.score is not None and not g.needs_manual_grade for g in grades), student.id
-    with open(root / "grades.csv") as f:
-        rows = list(csv.DictReader(f))
-    assert len(rows) == len(HOSTILE) + 3
+    with open(root / "grades.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    assert len(rows) == len(HOSTILE) + 4 and all(len(row) == len(rows[0]) for row in rows)
+    assert {row[rows[0].index("student_id")] for row in rows[1:]} == set(HOSTILE) | {"alice", "bob", "carol"}
 
 
 def test_grading_leaves_nothing_of_the_students_outside_the_course(hostile_course):
@@ -151,6 +154,33 @@ def test_summary_names_the_common_mistakes_in_words(hostile_course):
     assert "not_json: the file is not a valid notebook" in output or \
         "not_json: Your notebook 03_zeroing_grad.ipynb could not be graded: the file is not a valid notebook" in output
     assert "loop.cleared_once" not in output and "SAWarning" not in output
+
+
+def test_folders_not_named_by_a_plain_id_are_named_and_not_graded(hostile_course):
+    """A folder name becomes a student id everywhere (the gradebook, file names, pages, exports):
+    those that are not plain ids are named in the summary, exactly (as Python writes a string:
+    every odd character visible), with why, and not graded; the others are (above)."""
+    root, _, output, *_ = hostile_course
+    for name in NOT_PLAIN:
+        line = next(line for line in output.splitlines() if line.startswith(f"  {name!r}: not graded: "))
+        assert "is not accepted (it is" in line and f"submitted/<that folder>/{NAME}" in line, line
+        for place in ("autograded", "feedback", f"autograder-logs/{NAME}/graded", f"autograder-logs/{NAME}/students"):
+            # (no plain id of the class starts as any of them does)
+            assert not [p for p in (root / place).iterdir() if p.name.startswith(name[:3])], (name, place)
+
+
+def test_nothing_a_student_chose_reaches_the_terminal_as_a_control_character(hostile_course):
+    """An error's class name and text full of escape sequences (clear the screen, set the
+    window's title, go up a line, CSI, a carriage return, a right-to-left override) and folder
+    names holding them: nothing reaches the terminal but text, and the class report names the
+    error by what is left of its name."""
+    root, _, output, stderr, _ = hostile_course
+    controls = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+    assert not controls.search(output + stderr), [line for line in (output + stderr).splitlines() if controls.search(line)]
+    page = html_text.unescape((root / "reports" / f"{NAME}.html").read_text())
+    assert "the test cell failed with Zzok   fine" in page and "pwned" not in page
+    # (but in the name of a folder not graded, shown as Python writes it: escapes as visible text)
+    assert all(line.startswith("  '\\x1b[2J") for line in output.splitlines() if "pwned" in line)
 
 
 def test_the_terminal_shows_the_progress_bar_and_no_warning(hostile_course):

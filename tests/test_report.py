@@ -292,3 +292,73 @@ def test_a_report_folder_that_cannot_be_written(course, capsys, monkeypatch):
     out, err = capsys.readouterr()
     assert out == "" and err.startswith(f"autograder: The class report cannot be written into {course / 'reports'} (")
     assert "Traceback" not in err and len(err.strip().splitlines()) == 1
+
+
+def forged(**fields):
+    return {"ok": False, "mistake": "cleared_once", "key": "loop.cleared_once", "fields": fields}
+
+
+def nested_message(levels):
+    value = "x"
+    for _ in range(levels):
+        value = {"$key": "loop.list_holding", "fields": {"type": value}}
+    return value
+
+
+# verdicts no template can take, as a forged report would leave them (the judge refuses them now;
+# a notebook graded before, or edited since, may still hold them)
+FORGED = {
+    "f_huge_count": {"ok": False, "mistake": "step_count", "key": "loop.step_count",
+                     "fields": {"got": 10 ** 400, "count": 10 ** 400, "batches": 4, "expected": 4, "where": "w",
+                                "rule": {"$key": "loop.rule_batch"}}},
+    "f_huge_float": {"ok": False, "mistake": "losses_values", "key": "loop.losses_values",
+                     "fields": {"batch": 1, "got": 10 ** 400, "expected": 1.0}},
+    "f_nan": forged(step=float("nan"), where="w", used="u", expected="e", backward_where="b"),
+    "f_nested": forged(step=2, where=nested_message(200), used="u", expected="e", backward_where="b"),
+    "f_giant": forged(step=2, where="x" * 2_000_000, used="u", expected="e", backward_where="b"),
+    "f_format": forged(step="{0:>999999999}", where="{where:>99999999}", used="u", expected="e", backward_where="b"),
+    "f_other_key": {"ok": False, "mistake": "cleared_once", "key": "cli.bad_secret", "fields": {"reason": 10 ** 400}},
+    "f_fields_list": {"ok": False, "mistake": "cleared_once", "key": "loop.cleared_once", "fields": [10 ** 400]},
+}
+
+
+def test_one_students_data_costs_only_their_row(course, capsys, monkeypatch):
+    """Forged verdicts of every class (a number past a float's range in a plural and in a
+    ``:.6g``, NaN for a step, messages nested 200 deep, 2 MB of text, format specs as values,
+    another section's message, fields that are a list) and a notebook nested too deep for
+    Python's JSON reader: `autograder report` writes the pages, each forger is counted under
+    the mistake it names with no message of theirs as the example, the others' examples and
+    rows are as before, and the unreadable student's row says so."""
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}", "autograd-lessons") as gb:
+        for student in [*FORGED, "f_deep"]:
+            gb.add_student(student)
+            submission = gb.add_submission(L3, student)
+            for grade_ in submission.notebooks[0].grades:
+                grade_.auto_score = 0
+            gb.db.commit()
+    for student, verdict in FORGED.items():
+        folder = course / "autograded" / student / L3
+        folder.mkdir(parents=True)
+        nb = autograded(L3, {"train_loop_tests": 0, "quiz_q1": 1}, {"train_loop_tests": verdict})
+        (folder / f"{L3}.ipynb").write_text(json.dumps(nb))
+    folder = course / "autograded" / "f_deep" / L3
+    folder.mkdir(parents=True)
+    (folder / f"{L3}.ipynb").write_text('{"cells": ' + "[" * 100_000 + "]" * 100_000 + "}")
+
+    monkeypatch.chdir(course)
+    monkeypatch.setenv("NBGRADER_DB_URL", f"sqlite:///{course / 'gradebook.db'}")
+    assert cli.main(["report", L3]) == 0
+    out, err = capsys.readouterr()
+    assert err == "" and "Traceback" not in out
+    page = (course / "reports" / f"{L3}.html").read_text()
+    assert len(page) < 200_000 and "xxxxxxxxxx" not in page and "999999" not in page
+    loop = section(page, "train_loop_tests")
+    assert "Gradients were cleared only once, before the loop. Step 1 was right, but step 2 (line 7: " \
+           "`optimizer.step()`) used batches 1 + 2 instead of batch 2 alone" in loop  # bob's, still the example
+    for student in FORGED:
+        assert re.search(f"(>|, ){student}(<|,)", loop), student  # counted, under the mistake their verdict names
+    assert "wrong number of optimizer steps" in loop and "returned each loss at the wrong moment" in loop
+    row = re.search(r"<tr><td>f_deep <span class=\"warn\">\(the report could not read all of this student's data "
+                    r"\(RecursionError: [^<]*\)[^<]*\)</span></td>", html.unescape(page))
+    assert row, page[page.index("Every student"):][:3000]
+    assert '<tr><td>bob</td><td class="num">0</td>' in page and "alice <span" in page

@@ -82,7 +82,7 @@ class CheckedReleaseFeedback(ExchangeReleaseFeedback):
         secret = read_record(folder, "submission_secret.txt")
         checksum = notebook_hash(secret=secret, notebook_id=notebook)
         staged = os.path.join(self.dest_path, f"{checksum}-tmp.html")
-        self.log.info("Releasing feedback for student '%s' on assignment '%s/%s/%s' (%r)", student,
+        self.log.info("Releasing feedback for student %r on assignment '%s/%s/%s' (%r)", student,
                       self.coursedir.course_id, self.coursedir.assignment_id, notebook, timestamp)  # one line
         shutil.copy(page, staged)
         shutil.move(staged, os.path.join(self.dest_path, f"{checksum}.html"))  # atomically, as nbgrader does

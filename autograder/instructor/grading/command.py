@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 
 from ... import messages
+from ..printable import printable
 from . import failures, preflight, run
 
 
@@ -85,16 +86,20 @@ def say(report: run.Report) -> None:
     failed = [o for o in report.outcomes if not o.ok]
     print(text("cli.graded", assignment=report.assignment, count=len(report.outcomes), seconds=f"{report.seconds:.1f}",
                failed=len(failed)))
+    for folder, why in report.not_plain:  # (shown as Python writes it: every odd character visible)
+        print("  " + text("cli.not_plain_id", folder=repr(folder), assignment=report.assignment, why=why))
+    # what a student chose (a reason quoting their error) reaches the terminal without control characters
     for outcome in failed:
-        print(f"  {outcome.student}: {failures.describe(outcome.reason, f'{report.assignment}.ipynb')}")
+        why = failures.describe(outcome.reason, f"{report.assignment}.ipynb")
+        print(f"  {printable(outcome.student)}: {printable(why)}")
     graded_again = set()
     for student, fault in report.faults:
         # a submission past its time budget is not graded again: its line above says why it scores 0
         if fault != "overran" and student not in graded_again:
             graded_again.add(student)
-            print("  " + text("cli.graded_again", student=student, fault=fault))
+            print("  " + text("cli.graded_again", student=printable(student), fault=fault))
     for student in report.retried:
-        print("  " + text("cli.retried", student=student))
+        print("  " + text("cli.retried", student=printable(student)))
     for server in report.replaced:
         print("  " + text("cli.replaced", server=server))
     if report.mistakes:
@@ -109,5 +114,5 @@ def say(report: run.Report) -> None:
     if report.page:  # last, where the instructor looks for what to open
         print(text("cli.report_written", path=report.page))
     elif report.page_error:
-        print("autograder: " + text("cli.report_failed", assignment=report.assignment, error=report.page_error),
+        print("autograder: " + text("cli.report_failed", assignment=report.assignment, error=printable(report.page_error)),
               file=sys.stderr)

@@ -13,6 +13,7 @@ from pathlib import Path
 
 from ... import messages
 from .. import files
+from ..printable import printable
 
 FEEDBACK_RECORDS = ("timestamp.txt", "submission_secret.txt")  # nbgrader's, kept beside feedback
 
@@ -52,10 +53,12 @@ def log_path(root: Path, assignment: str, student: str) -> Path:
 
 
 def keep_log(root: Path, assignment: str, student: str, result: dict, reason: str) -> None:
-    """nbgrader's full log and traceback of a failed submission, for the instructor."""
+    """nbgrader's full log and traceback of a failed submission, for the instructor (who reads
+    it in a terminal: what the student's notebook put in it keeps no control character)."""
     path = log_path(root, assignment, student)
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(f"{REASON}{reason}\n" + (result.get("log") or "") + "\n" + (result.get("error") or ""))
+    text = (result.get("log") or "") + "\n" + (result.get("error") or "")
+    path.write_text(f"{REASON}{printable(reason)}\n" + printable(text, lines=True))
 
 
 def forget_log(root: Path, assignment: str, student: str) -> None:

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ... import messages
+from .. import student_ids
 
 CONNECT_TIMEOUT = 10  # seconds to reach a database server
 LISTED = 12  # names listed in a refusal before "and N more"
@@ -194,6 +195,10 @@ def students(root: Path, config, name: str, requested: list | None) -> list:
     if not requested:
         return found
     requested = list(dict.fromkeys(requested))
+    for student in requested:  # (a folder of such a name is never graded: ``run.plain_ids``)
+        why = student_ids.refusal(student)
+        if why:
+            raise Refusal(messages.text("cli.not_plain_student", student=repr(student), why=why))
     missing = [student for student in requested if student not in found]
     if missing:
         raise Refusal(messages.text("cli.unknown_student", assignment=name, student=missing[0],

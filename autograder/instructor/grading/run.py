@@ -1,12 +1,13 @@
 """Grade a whole class: the one grading loop, whatever grades the submissions.
 
 ``grade`` decides what to grade (every submission that is new or changed since it was
-graded, ``rerun``), refuses a submission that cannot be read before anything starts (a
-notebook past ``files.MAX_NOTEBOOK_BYTES``), has the backend grade the instructor's own
-notebook first (``self_check``: if it falls short, nobody is graded and ``Report.refused``
-says why), then every submission, recording each outcome as it comes (``rerun``), and ends
-with the CSV export, the class report and the class's most common mistakes. A change to how a
-submission is graded is made here, once.
+graded, ``rerun``; never a folder whose name is not a plain student id, ``plain_ids``),
+refuses a submission that cannot be read before anything starts (a notebook past
+``files.MAX_NOTEBOOK_BYTES``), has the backend grade the instructor's own notebook first
+(``self_check``: if it falls short, nobody is graded and ``Report.refused`` says why), then
+every submission, recording each outcome as it comes (``rerun``), and ends with the CSV
+export, the class report and the class's most common mistakes. A change to how a submission
+is graded is made here, once.
 
 A backend is where submissions are graded: ``local.Local`` (worker processes on this
 machine, ``autograder grade --jobs N``) or ``dask.Dask`` (a Dask cluster's workers,
@@ -19,6 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Protocol
 
+from .. import student_ids
 from ..passes import hooks
 from ..reports import summary
 from . import progress, rerun
@@ -39,6 +41,7 @@ class Report:
     page: str = ""  # the class report (reports/<assignment>.html)
     page_error: str = ""  # why the class report could not be written
     refused: str = ""  # why nobody was graded (the instructor's own notebook fell short: ``self_check``)
+    not_plain: list = field(default_factory=list)  # (folder name, why): submissions of no id the course accepts
 
 
 class Backend(Protocol):
@@ -109,14 +112,30 @@ def submitted_students(root: Path, assignment: str) -> list:
     return sorted(p.name for p in base.iterdir() if (p / assignment).is_dir()) if base.is_dir() else []
 
 
+def plain_ids(students: list) -> tuple:
+    """``(the plain ids, [(every other folder name, why)])``: a submission folder's name becomes
+    a student id in the gradebook, in file names and on every page (formgrader's included),
+    so a name that is not a plain id (``student_ids``: markup, a comma, an escape sequence)
+    is not graded, and the run says which and why; the others are graded as usual."""
+    plain, refused = [], []
+    for student in students:
+        why = student_ids.refusal(student)
+        if why:
+            refused.append((student, why))
+        else:
+            plain.append(student)
+    return plain, refused
+
+
 def plan(root: Path, assignment: str, students: list | None, config, force: bool) -> tuple:
     """What a run grades: the named students (always), or every submission that is new or
     changed since it was graded (all of them with ``force``); see ``rerun``. Returns
-    ``(everyone considered, records, to grade: [(student, digest)], skipped)``."""
-    everyone = students or submitted_students(root, assignment)
+    ``(everyone considered, records, to grade: [(student, digest)], skipped, not plain)``
+    (not plain: the submissions not graded, ``plain_ids``)."""
+    everyone, refused = plain_ids(students or submitted_students(root, assignment))
     records, todo, skipped = rerun.plan(root, assignment, everyone, force or bool(students),
                                         lambda: rerun.in_gradebook(config, assignment))
-    return everyone, records, todo, skipped
+    return everyone, records, todo, skipped, refused
 
 
 def grade(root: Path, assignment: str, backend: Backend, config, students: list | None = None,
@@ -128,7 +147,7 @@ def grade(root: Path, assignment: str, backend: Backend, config, students: list 
     root = Path(root).resolve()
     report = Report(assignment)
     started = time.perf_counter()
-    students, records, todo, report.skipped = plan(root, assignment, students, config, force)
+    students, records, todo, report.skipped, report.not_plain = plan(root, assignment, students, config, force)
     if not todo:
         return finish(report, root, students, started)
     backend.start(report)

@@ -13,6 +13,8 @@ from nbgrader.nbgraderformat.common import (
 from nbgrader.nbgraderformat.v3 import MetadataValidatorV3
 from nbgrader.preprocessors import CheckCellMetadata
 
+from ..printable import printable
+
 
 class _SchemaCheckedOnce(BaseMetadataValidator):
     """nbgrader's per-cell check against its metadata schema, minus re-validating the schema
@@ -50,7 +52,7 @@ class FastCheckCellMetadata(CheckCellMetadata):
         try:
             _MetadataValidator().validate_nb(nb)
         except ValidationError:
-            self.log.error(traceback.format_exc())
+            self.log.error(printable(traceback.format_exc(), lines=True))  # (quoting the student's metadata)
             msg = "Notebook failed to validate; the nbgrader metadata may be corrupted."
             self.log.error(msg)
             raise ValidationError(msg)

@@ -33,6 +33,7 @@ from nbgrader.preprocessors import OverwriteCells
 
 from ... import messages
 from .. import course
+from ..printable import printable
 
 
 def give_ids(nb) -> None:
@@ -140,7 +141,7 @@ class OverwriteCellsInLanguage(OverwriteCells):
                 and not utils.is_task(cell):
             if not self._kind_from_gradebook(cell):
                 self.log.warning("Cell '%s' is not in the gradebook: graded as a plain cell",
-                                 cell.metadata.nbgrader.get("grade_id"))
+                                 printable(cell.metadata.nbgrader.get("grade_id")))  # (the student's to choose)
                 del cell.metadata["nbgrader"]
                 return cell, resources
         cell, resources = super().preprocess_cell(cell, resources, cell_index)

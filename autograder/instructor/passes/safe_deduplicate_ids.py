@@ -4,6 +4,8 @@ from __future__ import annotations
 from nbgrader import utils
 from nbgrader.preprocessors import DeduplicateIds
 
+from ..printable import printable
+
 
 class SafeDeduplicateIds(DeduplicateIds):
     """nbgrader's DeduplicateIds, fixed: a duplicated cell becomes an ordinary cell.
@@ -19,7 +21,7 @@ class SafeDeduplicateIds(DeduplicateIds):
         if utils.is_grade(cell) or utils.is_solution(cell) or utils.is_locked(cell):
             grade_id = cell.metadata.nbgrader["grade_id"]
             if grade_id in self.grade_ids:
-                self.log.warning("Cell with id '%s' exists multiple times!", grade_id)
+                self.log.warning("Cell with id '%s' exists multiple times!", printable(grade_id))
                 del cell.metadata["nbgrader"]
             else:
                 self.grade_ids.add(grade_id)

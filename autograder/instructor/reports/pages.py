@@ -28,6 +28,7 @@ from urllib.parse import quote
 
 from ... import messages
 from ..grading import failures, preflight
+from ..printable import printable
 from . import summary
 from .summary import mistake_name
 
@@ -66,6 +67,7 @@ class Student:
     score: float = 0.0  # after the late penalty
     penalty: float = 0.0
     failure: str = ""  # why the submission could not be graded (a reason key)
+    unreadable: str = ""  # what stopped the report reading this student's data (the others' still count)
     feedback: dict = field(default_factory=dict)  # notebook → path of its feedback page
 
 
@@ -112,28 +114,40 @@ def collect(root: Path, config, assignments=None, mistakes_of=None) -> list:
             failed = failures.recorded(root, assignment.name)
             for student in students:
                 row = Student(student.id, " ".join(filter(None, [student.first_name, student.last_name])))
+                data.students.append(row)
                 try:
                     submission = gb.find_submission(assignment.name, student.id)
                 except MissingEntry:
-                    data.students.append(row)
                     continue
-                row.submitted, row.penalty = True, submission.late_submission_penalty or 0.0
-                row.score = max(0.0, (submission.score or 0.0) - row.penalty)
-                row.failure = failed.get(student.id, "")
-                for notebook in submission.notebooks:
-                    for grade in notebook.grades:
-                        exercise = by_name.get((notebook.name, grade.name))
-                        if exercise is not None:
-                            exercise.scores[student.id] = grade.score or 0.0
-                    page = Path(coursedir.format_path(coursedir.feedback_directory, student.id, assignment.name)) \
-                        / f"{notebook.name}.html"
-                    if page.is_file():
-                        row.feedback[notebook.name] = page
-                data.students.append(row)
+                try:
+                    _read_scores(coursedir, data, by_name, row, submission, failed)
+                except Exception as error:  # noqa: BLE001  (one student's data costs their row, not the report)
+                    row.unreadable = _problem(error)
             if mistakes_of is None or assignment.name in mistakes_of:
                 _read_mistakes(coursedir, data)
             found.append(data)
     return found
+
+
+def _read_scores(coursedir, data: Assignment, by_name: dict, row: Student, submission, failed: dict) -> None:
+    """A submitted student's score, late penalty, failure, exercise scores and feedback pages."""
+    row.submitted, row.penalty = True, float(submission.late_submission_penalty or 0.0)
+    row.score = max(0.0, float(submission.score or 0.0) - row.penalty)
+    row.failure = failed.get(row.id, "")
+    for notebook in submission.notebooks:
+        for grade in notebook.grades:
+            exercise = by_name.get((notebook.name, grade.name))
+            if exercise is not None:
+                exercise.scores[row.id] = float(grade.score or 0.0)
+        page = Path(coursedir.format_path(coursedir.feedback_directory, row.id, data.name)) / f"{notebook.name}.html"
+        if page.is_file():
+            row.feedback[notebook.name] = page
+
+
+def _problem(error: Exception) -> str:
+    """What went wrong reading one student's data, in one short line (their row shows it)."""
+    text = printable(f"{type(error).__name__}: {error}")
+    return text if len(text) <= 200 else text[:199] + "…"
 
 
 def _cell_order(coursedir, assignment: str) -> dict:
@@ -164,18 +178,29 @@ def _read_mistakes(coursedir, data: Assignment) -> None:
                 failed = summary.failed_cells(nb) if isinstance(nb, dict) else []
             except (OSError, ValueError, AttributeError, TypeError):
                 continue
+            except Exception as error:  # noqa: BLE001  (a notebook nested past Python's recursion, say)
+                student.unreadable = _problem(error)
+                continue
             for cell in failed:
-                exercise = by_name.get((notebook, cell.grade_id))
-                if exercise is None or exercise.scores.get(student.id, 0.0) >= exercise.max_score > 0:
-                    continue  # a cell given full points by hand in formgrader is no mistake
-                seen = exercise.mistakes.setdefault(cell.mistake[:100], Mistake(cell.mistake[:100]))
-                if student.id in seen.students:
-                    continue
-                seen.students.append(student.id)
-                text, readable = _message(cell)
-                rank = (not readable, len(text))
-                if text and (not seen.example or rank < seen.rank):
-                    seen.example, seen.rank = text, rank
+                try:
+                    _count_mistake(by_name.get((notebook, cell.grade_id)), student, cell)
+                except Exception as error:  # noqa: BLE001  (one student's verdict costs their row, not the report)
+                    student.unreadable = _problem(error)
+
+
+def _count_mistake(exercise: Exercise | None, student: Student, cell) -> None:
+    """One failed cell of a student: the mistake it names counts the student once, and its
+    message may be the mistake's example (the shortest readable one)."""
+    if exercise is None or exercise.scores.get(student.id, 0.0) >= exercise.max_score > 0:
+        return  # a cell given full points by hand in formgrader is no mistake
+    seen = exercise.mistakes.setdefault(cell.mistake[:100], Mistake(cell.mistake[:100]))
+    if student.id in seen.students:
+        return
+    text, readable = _message(cell)
+    seen.students.append(student.id)
+    rank = (not readable, len(text))
+    if text and (not seen.example or rank < seen.rank):
+        seen.example, seen.rank = text, rank
 
 
 def _message(cell) -> tuple:
@@ -186,7 +211,7 @@ def _message(cell) -> tuple:
         readable = cell.key == "judge.malformed" or text != messages.render("judge.malformed", {})
     else:
         text, readable = cell.error, True
-    text = " ".join(str(text).split())
+    text = " ".join(printable(text).split())  # (a right-to-left override reorders a page's text too)
     return (text if len(text) <= EXAMPLE_CHARS else text[:EXAMPLE_CHARS - 1] + "…"), readable
 
 
@@ -323,6 +348,8 @@ def assignment_page(root: Path, data: Assignment) -> str:
     students = []
     for student in data.students:
         students.append({"student": student, "why": _reason(student.failure) if student.failure else "",
+                         "unreadable": messages.text("report.unreadable", error=student.unreadable)
+                         if student.unreadable else "",
                          "score": points(round(student.score, 2)), "penalty": points(student.penalty) if student.penalty else "",
                          "scores": [points(x.scores[student.id]) if student.id in x.scores else "" for x in data.exercises],
                          "feedback": [{"notebook": notebook, "href": _href(page, folder)}

@@ -12,6 +12,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ...wire import reported
+from ...wire.verdict import Verdict
+from ..printable import printable
+
 
 @dataclass(frozen=True)
 class Failed:
@@ -36,11 +40,16 @@ def failed_cells(nb: dict) -> list:
         error = f"{errors[0].get('ename', '')}: {errors[0].get('evalue', '')}" if errors else ""
         verdict = meta.get("autograder", {}).get("verdict", {}) if isinstance(meta.get("autograder"), dict) else {}
         if isinstance(verdict, dict) and verdict and not verdict.get("ok", True):
-            fields = verdict.get("fields")
-            found.append(Failed(grade_id, str(verdict.get("mistake") or "other"), str(verdict.get("key") or ""),
-                                fields if isinstance(fields, dict) else {}, error))
+            # fields as the grader and the judge read them (any verdict's shape; what a kernel may
+            # report, for its messages): else none, and its message is the generic one
+            mistake, key = str(verdict.get("mistake") or "other")[:100], str(verdict.get("key") or "")[:100]
+            checked = Verdict.from_data(verdict)
+            fields = checked.fields if checked.key == key else {}
+            if key in reported.DECLARED and not reported.fits(mistake, key, fields):
+                fields = {}
+            found.append(Failed(grade_id, mistake, key, fields, error))
         elif errors:
-            found.append(Failed(grade_id, f"error:{errors[0].get('ename', '')}", error=error))
+            found.append(Failed(grade_id, f"error:{errors[0].get('ename', '')}"[:100], error=error))
     return found
 
 
@@ -56,15 +65,19 @@ def common_mistakes(root: Path, assignment: str, students: list, top: int = 8) -
     for student in students:
         ids = set()
         for path in (Path(root) / "autograded" / student / assignment).glob("*.ipynb"):
-            ids |= {mistake for _, mistake in mistakes_in(path)}
+            try:
+                ids |= {mistake for _, mistake in mistakes_in(path)}
+            except Exception:  # noqa: BLE001  (a notebook that cannot be read names no mistake; the others count)
+                continue
         counts.update(ids)
     return counts.most_common(top)
 
 
 def mistake_name(mistake: str) -> str:
-    """A mistake's name in words (an error without a verdict: the error's name)."""
+    """A mistake's name in words (an error without a verdict: the error's name, which the
+    student's code chose: without control characters, for the terminal it is printed on)."""
     from ... import messages
 
     if mistake.startswith("error:"):
-        return messages.text("general.error_named", error=mistake.removeprefix("error:"))
-    return messages.text(f"mistakes.{mistake}") if messages.has(f"mistakes.{mistake}") else mistake
+        return messages.text("general.error_named", error=printable(mistake.removeprefix("error:")))
+    return messages.text(f"mistakes.{mistake}") if messages.has(f"mistakes.{mistake}") else printable(mistake)
