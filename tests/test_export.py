@@ -15,7 +15,7 @@ from nbgrader.plugins import CsvExportPlugin
 from traitlets import Instance
 from traitlets.config import LoggingConfigurable
 
-from autograder.instructor.passes.export import CellCsvExportPlugin, cells_file
+from autograder.instructor.passes.export import CELL_COLUMNS, SUMMARY_COLUMNS, CellCsvExportPlugin, cells_file
 
 # source order of the cells in the notebook (not alphabetical)
 SOURCE = ["q1_answer", "q1_tests", "essay", "plot_task", "q2_answer", "q2_tests"]
@@ -151,3 +151,99 @@ def test_without_the_source_notebook_cells_come_in_name_order(course):
 def test_cells_file_sits_beside_the_summary():
     assert cells_file("") == "grades_by_cell.csv"
     assert cells_file("out/marks.csv") == str(Path("out/marks_by_cell.csv"))
+
+
+# ids and names as a gradebook may hold them (nbgrader db student add, an LMS's list): a CSV
+# line of their own, quotes, line breaks, and what a spreadsheet reads as a formula
+FORGING = {
+    "mallory,10,10": ("Smith, Jr.", "=HYPERLINK(\"http://zz-attacker.invalid\",\"grades\")"),
+    "eve\"\n,99": ("+1+cmd|' /C calc'!A0", "@SUM(1+1)*cmd|' /C calc'!A0"),
+    "trent\r,99,99": ("-2+3+cmd|' /C calc'!A0", "\t=1+1"),
+    "peggy": ("\r=1+1", "＝1+1"),
+    "victor": (" =1+1", "-"),
+    "walter": ("-1.5", "+33"),  # a number is no formula: it stays as it is
+}
+SPREADSHEET_FORMULA = ("=", "+", "-", "@", "\t", "\r", "\n", "＝", "＋", "－", "＠")  # OWASP's, and full-width
+
+
+def _formulas(rows: list) -> list:
+    """The cells of ``rows`` that a spreadsheet would read as a formula (not a number)."""
+    found = []
+    for row in rows:
+        for cell in row:
+            first = cell.lstrip(" ")[:1]
+            if first in SPREADSHEET_FORMULA:
+                try:
+                    float(cell)
+                except ValueError:
+                    found.append(cell)
+    return found
+
+
+def test_no_id_or_name_forges_a_column_a_row_or_a_formula(course):
+    """Read back with ``csv``: one line per student and assignment, each with the header's columns,
+    every id and name whole, nothing a spreadsheet would run (a ``'`` first), numbers as numbers,
+    a negative score too; the per-cell file as well."""
+    root, db = course
+    with Gradebook(db) as gb:
+        for student, (last, first) in FORGING.items():
+            gb.add_student(student, last_name=last, first_name=first)
+        gb.add_submission("hw1", "walter")
+        gb.find_grade("q1_tests", "hw1", "hw1", "walter").manual_score = -1.5  # a penalty given by hand
+        gb.find_comment("q1_answer", "hw1", "hw1", "walter").manual_comment = "=1+1\r\nsee\rme"
+        gb.db.commit()
+    export(course)
+    for name, columns in (("grades.csv", SUMMARY_COLUMNS), ("grades_by_cell.csv", CELL_COLUMNS)):
+        with open(root / name, newline="", encoding="utf-8") as f:
+            rows = list(csv.reader(f))
+        assert rows[0] == columns and all(len(row) == len(columns) for row in rows), name
+        assert not _formulas(rows[1:]), (name, _formulas(rows[1:]))
+    with open(root / "grades.csv", newline="", encoding="utf-8") as f:
+        summary = {(r["assignment"], r["student_id"]): r for r in csv.DictReader(f)}
+    assert len(summary) == 2 * (3 + len(FORGING))
+    for student, (last, first) in FORGING.items():
+        row = summary[("hw1", student.replace("\r", "\n"))]  # (a line break is a new line in the file)
+        for value, original in ((row["last_name"], last), (row["first_name"], first)):
+            original = original.replace("\r", "\n")  # whole, a ' first only if it would be a formula
+            assert value == ("'" + original if _formulas([[original]]) else original), (student, value)
+    walter = summary[("hw1", "walter")]
+    assert (walter["last_name"], walter["first_name"]) == ("-1.5", "+33")
+    assert float(walter["raw_score"]) == -1.5 and walter["raw_score"] == "-1.5"  # a number, not "'-1.5"
+    assert summary[("hw1", "mallory,10,10")]["first_name"] == "'=HYPERLINK(\"http://zz-attacker.invalid\",\"grades\")"
+    with open(root / "grades_by_cell.csv", newline="", encoding="utf-8") as f:
+        cells = {(r["student_id"], r["cell"]): r for r in csv.DictReader(f)}
+    assert cells[("walter", "q1_answer")]["comment"] == "'=1+1\nsee\nme"
+    assert cells[("walter", "q1_tests")]["score"] == "-1.5"
+
+
+def test_nbgraders_own_export_is_forged_by_such_an_id(course):
+    """What the course's export is for: nbgrader's writes an id's comma as a column of its own."""
+    root, db = course
+    with Gradebook(db) as gb:
+        gb.add_student("mallory,10,10")
+        CsvExportPlugin(to=str(root / "nbgrader.csv")).export(gb)
+    with open(root / "nbgrader.csv", newline="") as f:
+        rows = list(csv.reader(f))
+    assert any(len(row) != len(rows[0]) for row in rows)
+
+
+def test_autograder_grade_exports_with_the_course_exporter(course):
+    """``autograder grade``'s export (``worker.export``, on a worker where nbgrader is loaded)
+    writes grades.csv as ``nbgrader export`` does with the course's exporter."""
+    from nbgrader.apps import NbGraderAPI
+
+    from autograder.instructor.grading import worker
+
+    root, db = course
+    with Gradebook(db) as gb:
+        gb.add_student("mallory,10,10", first_name="=1+1")
+    coursedir = CourseDirectory(root=str(root), db_url=db)
+    worker.WORKER["api"] = NbGraderAPI(coursedir=coursedir)
+    try:
+        path = worker.export("grades.csv")
+    finally:
+        worker.WORKER.clear()
+    assert path == str(root / "grades.csv")
+    written = (root / "grades.csv").read_text()
+    export(course)  # the course's exporter, as `nbgrader export` runs it
+    assert written == (root / "grades.csv").read_text() and "'=1+1" in written

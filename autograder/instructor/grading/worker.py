@@ -183,14 +183,18 @@ def warm_up(assignment: str) -> str:
 
 
 def export(to: str) -> str:
-    """Write the grade CSV of the whole course (nbgrader is loaded here)."""
+    """Write the grade CSV of the whole course (nbgrader is loaded here): nbgrader's columns,
+    written by the course's exporter (``passes.export``: a student id with a comma, or one a
+    spreadsheet reads as a formula, stays one field of text; nbgrader's own wrote fields as
+    they were)."""
     from nbgrader.api import Gradebook
-    from nbgrader.plugins import CsvExportPlugin
+
+    from ..passes.export import CellCsvExportPlugin
 
     coursedir = WORKER["api"].coursedir
     path = Path(coursedir.root) / to
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
-        CsvExportPlugin(to=str(path)).export(gb)
+        CellCsvExportPlugin().export_summary(gb, str(path))
     return str(path)
 
 

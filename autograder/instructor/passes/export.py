@@ -11,12 +11,23 @@ notebook, with its automatic, manual and final score and the comment the student
 
 in ``nbgrader_config.py``, then ``nbgrader export`` (``--to``, ``--assignment`` and
 ``--student`` work as for nbgrader's exporter; ``--CellCsvExportPlugin.cells_to=FILE``
-names the second file).
+names the second file). ``autograder grade`` writes ``grades.csv`` with it too.
+
+A spreadsheet or a learning management system opens these files, and some of their text is
+not the instructor's: a student id (a folder's name, where students share one Unix user), a
+name from an LMS. So every file is written by ``csv`` (a comma, a quote or a new line stays
+inside its field: nbgrader's own export wrote ``alice,10`` as an id that added a column), every
+line break is a new line (a lone carriage return, which ``csv`` does not quote, split a row),
+and a text that a spreadsheet would read as a formula (``=``, ``+``, ``-``, ``@``, a tab or a
+carriage return first, OWASP's list, and their full-width forms) starts with a ``'``, which
+shows it as text. Numbers stay numbers: a score of ``-1.5`` is written as it is, as is a text
+that is only a number.
 """
 from __future__ import annotations
 
 import csv
 import json
+import re
 from pathlib import Path
 
 from nbgrader.api import Gradebook, MissingEntry
@@ -51,14 +62,12 @@ class CellCsvExportPlugin(ExportPlugin):
         summary = self.to or "grades.csv"
         dest = self.cells_to or cells_file(summary)
         self.log.info("Exporting grades to %s, scores and comments of every cell to %s", summary, dest)
-        with open(summary, "w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, fieldnames=SUMMARY_COLUMNS, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(self.summary_rows(gradebook))
-        with open(dest, "w", newline="", encoding="utf-8") as f:
-            writer = csv.DictWriter(f, fieldnames=CELL_COLUMNS, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(self.cell_rows(gradebook))
+        self.export_summary(gradebook, summary)
+        write_csv(dest, CELL_COLUMNS, self.cell_rows(gradebook))
+
+    def export_summary(self, gradebook: Gradebook, to: str) -> None:
+        """``grades.csv`` alone (what ``autograder grade`` exports)."""
+        write_csv(to, SUMMARY_COLUMNS, self.summary_rows(gradebook))
 
     def _selected(self, gradebook: Gradebook):
         """(assignment, student, submission or None) for the selected ones, in nbgrader's order."""
@@ -150,3 +159,32 @@ def _kind(grade, comment) -> str:
 
 def _blank(value):
     return "" if value is None else value
+
+
+# what makes a spreadsheet read a cell as a formula (OWASP's CSV injection list, and the
+# full-width forms some spreadsheets read the same way)
+FORMULA_FIRST = frozenset("=+-@\t\r\n\uff1d\uff0b\uff0d\uff20")
+NUMBER = re.compile(r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?")
+
+
+def spreadsheet_cell(value):
+    """``value`` as a CSV cell a spreadsheet opens safely: a number as it is (negative ones
+    too), any other value as text, its line breaks new lines, with a ``'`` first if a
+    spreadsheet would read it as a formula (see the module)."""
+    if value is None:
+        return ""
+    if isinstance(value, (bool, int, float)):
+        return value
+    text = str(value).replace("\r\n", "\n").replace("\r", "\n")
+    first = text.lstrip(" ")[:1]
+    if first in FORMULA_FIRST and not NUMBER.fullmatch(text.strip()):
+        return "'" + text
+    return text
+
+
+def write_csv(path: str, columns: list, rows) -> None:
+    """Rows (dicts) under a header, every field through ``spreadsheet_cell``."""
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+        writer.writeheader()
+        writer.writerows({key: spreadsheet_cell(value) for key, value in row.items()} for row in rows)
