@@ -22,6 +22,14 @@ its own origin, and changes nothing else of the policy an administrator may have
 safe where each user's server has a host of its own (``c.JupyterHub.subdomain_host``); on a hub
 that serves every user from one origin, a page a student serves there could frame the
 instructor's, so the server's log then says so.
+
+It also has formgrader's own pages (its ``.tpl`` templates: the students, one student's
+assignments and notebooks, the gradebook's lists) escape every value they print. nbgrader
+renders them with a Jinja environment that escapes nothing, and prints what the page's address
+says (``/formgrader/manage_students/<id>``) into the page and into a script: a link to
+``manage_students/<img src=x onerror=...>``, or a student id holding markup in the gradebook,
+ran script in the instructor's origin. The page of a submission is nbgrader's formgrade
+template, which ``nbgrader_config.py`` replaces (``formgrade_inert``).
 """
 from __future__ import annotations
 
@@ -97,7 +105,8 @@ def _jupyter_server_extension_points():
 
 def _load_jupyter_server_extension(serverapp) -> None:
     """The instructor's server (``lab_config/instructor`` enables this): its pages may be
-    framed by its own origin, so that formgrader shows in JupyterLab on a JupyterHub too.
+    framed by its own origin, so that formgrader shows in JupyterLab on a JupyterHub too, and
+    formgrader's own pages escape what they print (``escape_formgrader_pages``).
 
     JupyterHub's single-user extension puts ``frame-ancestors 'none'`` in the headers only if
     there is no policy yet, and extensions load in the order of their names, so whichever of the
@@ -108,11 +117,42 @@ def _load_jupyter_server_extension(serverapp) -> None:
     settings["headers"] = headers
     serverapp.log.info("lessons.lab: this server's pages may be framed by its own origin (formgrader): %s",
                        headers["Content-Security-Policy"])
+    escape_formgrader_pages(serverapp)
     if shares_the_hubs_origin():
         serverapp.log.warning(
             "lessons.lab: this JupyterHub serves every user's server from one origin, so a page any "
             "student serves could frame this one and act as you: give each user a host of their own "
             "(c.JupyterHub.subdomain_host), see the README's JupyterHub section")
+
+
+def escaping(settings: dict) -> None:
+    """Formgrader's Jinja environment in a server's ``settings``, made to escape every value its
+    pages print (a value in a script's string is then escaped as HTML: no longer the text it
+    was, but never markup or code)."""
+    env = settings.get("nbgrader_jinja2_env")
+    if env is not None and not env.autoescape:
+        settings["nbgrader_jinja2_env"] = env.overlay(autoescape=True)
+
+
+def escape_formgrader_pages(serverapp) -> None:
+    """Formgrader's pages escape what they print (``escaping``), whichever of formgrader and this
+    extension loads first: formgrader makes its environment when it loads (after this one, as
+    extensions load in the order of their names), so its method that makes it is wrapped; if it
+    loaded already, its environment is replaced here."""
+    try:
+        from nbgrader.server_extensions.formgrader.formgrader import FormgradeExtension
+    except ImportError:  # no formgrader here: nothing to escape
+        return
+    make = FormgradeExtension.init_tornado_settings
+    if not getattr(make, "escaping", False):
+        def init_tornado_settings(self, webapp):
+            make(self, webapp)
+            escaping(webapp.settings)
+
+        init_tornado_settings.escaping = True
+        init_tornado_settings.__doc__ = make.__doc__
+        FormgradeExtension.init_tornado_settings = init_tornado_settings
+    escaping(serverapp.web_app.settings)
 
 
 def main(argv=None) -> None:
