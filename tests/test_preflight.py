@@ -107,6 +107,25 @@ def test_a_mistyped_student_is_never_added(make_course, tmp_path, capsys, monkey
         assert gb.find_assignment(NAME).submissions == []
 
 
+@pytest.mark.parametrize("student", ["<img src=x onerror=alert(1)>", "mallory,10", "-dave", "\x1b[2Jeve", ""])
+def test_a_student_id_that_is_not_plain_is_refused(make_course, tmp_path, capsys, monkeypatch, student):
+    """Named with --student, even with a folder of that name: nothing is graded (such a folder is
+    never graded: test_class_grading), and the refusal shows the name as Python writes it."""
+    root = make_course(tmp_path / "course", submissions=(*STUDENTS, student) if student else STUDENTS)
+    code, said = run(capsys, monkeypatch, root, ["grade", NAME, f"--student={student}"])
+    assert code == 2 and said.startswith(f"autograder: {student!r} is not a student id the course accepts (it is")
+    assert "\x1b" not in said
+
+
+def test_a_refusal_lists_folder_names_as_text(make_course, tmp_path, capsys, monkeypatch):
+    """The students a refusal lists are the submission folders' names, which students choose."""
+    hostile = "\x1b]0;pwned\x07caro\u202el\r"
+    root = make_course(tmp_path / "course", submissions=(*STUDENTS, hostile))
+    code, said = run(capsys, monkeypatch, root, ["grade", NAME, "--student", "carl"])
+    assert code == 2 and "the students with a submission are alice, bob, carol, carol ." in said, said
+    assert not any(ord(c) < 32 or 0x7f <= ord(c) <= 0x9f or 0x202a <= ord(c) <= 0x202e for c in said), repr(said)
+
+
 def test_an_assignment_never_generated_says_what_to_run(make_course, tmp_path, capsys, monkeypatch):
     for case, kwargs in {"no_gradebook": {"gradebook": False}, "not_in_it": {"generated": False}}.items():
         root = make_course(tmp_path / case, **kwargs)

@@ -15,6 +15,7 @@ from pathlib import Path
 
 from ... import messages
 from .. import student_ids
+from ..printable import printable
 
 CONNECT_TIMEOUT = 10  # seconds to reach a database server
 LISTED = 12  # names listed in a refusal before "and N more"
@@ -142,7 +143,7 @@ def _first_line(error) -> str:
 
 
 def _names(names) -> str:
-    names = sorted(names)
+    names = sorted(printable(name) for name in names)  # (submission folders' names are the students')
     shown = ", ".join(names[:LISTED])
     if len(names) > LISTED:
         shown += messages.text("cli.and_more", n=len(names) - LISTED)
@@ -154,9 +155,9 @@ def _guess(name: str, known) -> str:
     known = sorted(known)
     for candidate in (Path(name).name, Path(name).stem):
         if candidate in known and candidate != name:
-            return messages.text("cli.did_you_mean", name=candidate)
+            return messages.text("cli.did_you_mean", name=printable(candidate))
     close = difflib.get_close_matches(name, known, n=1, cutoff=0.6)
-    return messages.text("cli.did_you_mean", name=close[0]) if close else ""
+    return messages.text("cli.did_you_mean", name=printable(close[0])) if close else ""
 
 
 def source_assignments(root: Path, config) -> set:
@@ -201,7 +202,7 @@ def students(root: Path, config, name: str, requested: list | None) -> list:
             raise Refusal(messages.text("cli.not_plain_student", student=repr(student), why=why))
     missing = [student for student in requested if student not in found]
     if missing:
-        raise Refusal(messages.text("cli.unknown_student", assignment=name, student=missing[0],
-                                    folder=f"{folder}/{missing[0]}/{name}/", known=_names(found))
+        raise Refusal(messages.text("cli.unknown_student", assignment=name, student=printable(missing[0]),
+                                    folder=printable(f"{folder}/{missing[0]}/{name}/"), known=_names(found))
                       + _guess(missing[0], found))
     return requested
