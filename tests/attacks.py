@@ -1903,7 +1903,72 @@ _zz_connection.RemoteJudge.report = lambda self, token, observation: _zz_report(
 THIRD_ROUND = FORGED_REPORTS + PARTIAL_CREDIT + LIVE_MARKUP + METADATA + ENVIRONMENT + LIMITS + SECRETS
 
 
-ATTACKS = HOOKS + JUDGE + FILES + PROCESSES + DISRUPTIVE + KILL + THIRD_ROUND
+def _deep_folders(folder, paths) -> None:
+    """1 100 nested folders, a notebook's name and a link to the passwords at the bottom; 24
+    nested folders of 250-character names (6 000 characters of path, past Linux's 4 096)."""
+    import os
+
+    from deep_folders import chain
+    for names in (["d"] * 1100, [f"zz{i:02d}" + "x" * 246 for i in range(24)]):
+        fd = chain(folder, names)
+        os.close(os.open("03_zeroing_grad.ipynb", os.O_WRONLY | os.O_CREAT, 0o644, dir_fd=fd))
+        os.symlink("/etc/passwd", "zz-passwd.txt", dir_fd=fd)
+        os.close(fd)
+
+
+def _many_entries(folder, paths) -> None:
+    """2 100 empty files beside the notebook, and a folder of 3 000 empty folders."""
+    for i in range(2100):
+        (folder / f"0zz{i:04d}.txt").touch()
+    (folder / "zz-many").mkdir()
+    for i in range(3000):
+        (folder / "zz-many" / f"{i:04d}").mkdir()
+
+
+def _special_entries(folder, paths) -> None:
+    """A device file (the numbers of /dev/zero, endless to read) named like data, a socket, a
+    FIFO in a folder, and folders whose names hold a newline and a terminal escape, or are not
+    UTF-8, each with a file."""
+    import os
+    import socket
+    import stat
+    os.mknod(folder / "zz-data.csv", stat.S_IFCHR | 0o666, os.makedev(1, 5))
+    here = os.getcwd()
+    os.chdir(folder)  # (a socket's address holds 108 bytes: the test's folder is longer)
+    try:
+        with socket.socket(socket.AF_UNIX) as s:
+            s.bind("zz.sock")
+    finally:
+        os.chdir(here)
+    (folder / "zz-sub").mkdir()
+    os.mkfifo(folder / "zz-sub" / "03_zeroing_grad.ipynb")
+    for name in ("zz\nline\x1b]0;owned\x07", "zz-\x1b[2J"):
+        (folder / name).mkdir()
+        (folder / name / "notes.txt").write_text("zz")
+    odd = os.path.join(os.fsencode(folder), b"zz-\xff\xfe")
+    os.mkdir(odd)
+    with open(os.path.join(odd, b"notes.txt"), "wb") as f:
+        f.write(b"zz")
+
+
+# A submitted folder is walked by the grader (its size, what to set aside, its digest), by nbgrader
+# (which copies it) and by the sandbox (which copies it for the kernel): none of it may stop the run
+FOLDERS = [
+    Attack("deep_folder_chain", "class", {}, NOTHING,
+           "1 100 nested folders, and a path past 4 096 characters, are set aside (the part past 16 levels "
+           "or 1 024 characters) and the notebook graded: before, Path.rglob in the size check run before "
+           "anyone is graded raised RecursionError and the whole class went ungraded", files=_deep_folders),
+    Attack("many_entries_in_submission", "class", {}, NOTHING,
+           "2 100 files beside the notebook and 3 000 folders in one folder: what is past the walk's 2 000 "
+           "entries, or the budget of 500, is set aside and the notebook graded", files=_many_entries),
+    Attack("special_entries_in_submission", "class", {}, NOTHING,
+           "a device file that reads forever, a socket, a FIFO named like the notebook in a folder, and "
+           "folder names with newlines, terminal escapes or bytes that are not UTF-8 are set aside or graded "
+           "past: the notebook is graded as usual", files=_special_entries),
+]
+
+
+ATTACKS = HOOKS + JUDGE + FILES + PROCESSES + DISRUPTIVE + KILL + THIRD_ROUND + FOLDERS
 BY_NAME = {a.name: a for a in ATTACKS}
 RUNS = sorted({a.run for a in ATTACKS}, key=[a.run for a in ATTACKS].index)
 assert len(BY_NAME) == len(ATTACKS), "attack names must be unique"

@@ -3,11 +3,13 @@ skips (`rerun`): fast, on folders made here, no nbgrader run."""
 from __future__ import annotations
 
 import os
+import pwd
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from deep_folders import chain, flatten
 from helpers import ROOT
 
 from autograder.instructor import files
@@ -218,3 +220,73 @@ def test_grading_locally_does_not_import_distributed():
             "print('distributed' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
     assert out.stdout.strip() == "False"
+
+
+# -- walking a folder the student controls (files.Walk) -------------------------------------------
+def test_a_walk_names_what_vanished_under_it_instead_of_raising(tmp_path):
+    for name in ("a.txt", "b.txt", "c.txt"):
+        (tmp_path / name).write_text(name)
+    walk = files.Walk(tmp_path)
+    seen = []
+    for entry in walk:
+        seen.append(entry.name)
+        if entry.name == "a.txt":
+            (tmp_path / "b.txt").unlink()  # listed, not yet looked at
+    assert seen == ["a.txt", "c.txt"] and not walk.complete
+    assert [(where, "No such file" in why) for where, why in walk.cut] == [("b.txt", True)]
+
+
+def test_a_folder_swapped_for_a_link_while_walked_is_not_followed(tmp_path):
+    (tmp_path / "top" / "sub").mkdir(parents=True)
+    (tmp_path / "top" / "zz-notes.txt").write_text("mine")  # (looked at after the folder is)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "secret.txt").write_text("the key")
+    walk = files.Walk(tmp_path / "top")
+    seen = []
+    for entry in walk:
+        seen.append(entry.relative)
+        if entry.name == "zz-notes.txt":  # the folder was looked at as a folder; now it is a link
+            (tmp_path / "top" / "sub").rmdir()
+            (tmp_path / "top" / "sub").symlink_to(tmp_path / "elsewhere")
+    assert seen == ["zz-notes.txt"] and [where for where, _ in walk.cut] == ["sub"]
+
+
+def test_a_deep_folder_is_read_without_recursion_and_never_taken_as_unchanged(tmp_path):
+    folder = tmp_path / "submitted" / "mallory" / NAME
+    folder.mkdir(parents=True)
+    (folder / f"{NAME}.ipynb").write_text("the notebook")
+    os.close(chain(folder, ["d"] * 1100))
+    try:
+        found, copied = files.read_regular(folder)
+        assert [f[0] for f in found] == [f"{NAME}.ipynb"]
+        assert copied.cut == [(os.path.join(*["d"] * (files.MAX_DEPTH + 1)), files.TOO_DEEP)]
+        first = rerun.digest(rerun.submitted_files(tmp_path, NAME, "mallory"))
+        assert rerun.digest(rerun.submitted_files(tmp_path, NAME, "mallory")) != first
+    finally:
+        flatten(tmp_path)
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="gives files to other users: needs root")
+def test_copy_regular_for_an_owner_takes_only_what_that_user_owns(tmp_path):
+    """A folder of daemon's (as nbgrader's submission folders, writable by everyone) where bin
+    put a notebook, a folder of its own holding a file of daemon's, and a hard link to a file of
+    its own: only daemon's own files are copied; a folder that is not daemon's at all, nothing."""
+    daemon, bin_ = pwd.getpwnam("daemon").pw_uid, pwd.getpwnam("bin").pw_uid
+    source, target = tmp_path / "source", tmp_path / "target"
+    (source / "bins").mkdir(parents=True)
+    target.mkdir()
+    for name, owner in (("mine.ipynb", daemon), ("replaced.ipynb", bin_), ("bins/planted.txt", daemon),
+                        ("theirs.txt", bin_)):
+        (source / name).write_text(name)
+        os.chown(source / name, owner, -1)
+    os.link(source / "theirs.txt", source / "linked.txt")
+    os.chown(source / "bins", bin_, -1)
+    os.chown(source, daemon, -1)
+    copied = files.copy_regular(source, target, owner=daemon)
+    assert sorted(p.name for p in target.iterdir()) == ["mine.ipynb"] and not copied.refused
+    assert sorted(copied.skipped) == [(name, "owned by 'bin', not by the folder's owner 'daemon'")
+                                      for name in ("bins", "linked.txt", "replaced.ipynb", "theirs.txt")]
+    os.chown(source, bin_, -1)  # the folder itself replaced by someone else's
+    (target / "mine.ipynb").unlink()
+    refused = files.copy_regular(source, target, owner=daemon)
+    assert refused.refused and list(target.iterdir()) == [] and refused.files == 0

@@ -393,7 +393,12 @@ class Dask:
             window = max(4, 2 * sum(self.workers.values()))
             while pending and len(running) < window:
                 student = pending.popleft()
-                submitted = submission_data(self.root, self.assignment, student)
+                try:
+                    submitted = submission_data(self.root, self.assignment, student)
+                except Exception as error:  # noqa: BLE001  (this submission's failure, not the run's)
+                    written.add(student)
+                    yield self.refuse(student, "unreadable", f"{type(error).__name__}: {error}")
+                    continue
                 key = f"autograder-{self.run}-{len(self.students)}"
                 self.students[key] = student
                 running[client.submit(grade_submission, self.course["key"], self.assignment, student, submitted,
@@ -408,9 +413,9 @@ class Dask:
             self.look()
         self._faults(self.events, report)
 
-    def refuse(self, student: str, reason: str):
+    def refuse(self, student: str, reason: str, detail: str = ""):
         """A submission not sent to any worker (``worker.LOST`` says why): 0, a log, and why."""
-        failures.keep_log(self.root, self.assignment, student, {"log": worker.LOST[reason]}, reason)
+        failures.keep_log(self.root, self.assignment, student, {"log": worker.LOST[reason], "error": detail}, reason)
         self._zero(student, reason)
         return worker.Outcome(student, False, 0.0, reason)
 

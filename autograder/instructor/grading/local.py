@@ -68,8 +68,8 @@ class Local:
             yield result
         report.faults = [(task[1][1], fault) for task, fault in self.workers.faults]
 
-    def refuse(self, student: str, reason: str):
-        result = self.workers.call(worker.refuse, self.assignment, student, reason)
+    def refuse(self, student: str, reason: str, detail: str = ""):
+        result = self.workers.call(worker.refuse, self.assignment, student, reason, None, detail)
         if isinstance(result, pool.Lost):  # recording its 0 failed as well: the run goes on
             return worker.Outcome(student, False, 0.0, reason)
         return result

@@ -46,10 +46,15 @@ def digest(found: list) -> str:
 
 def submitted_files(root: Path, assignment: str, student: str) -> list:
     """The submitted files as data. A folder past the read budget (more than ``files.MAX_FILES``
-    files, or ``files.MAX_BYTES``) is not read whole, so its digest could miss a changed notebook
-    sorted after the rest: it gets a digest of its own each time, and is graded again each run."""
-    found, copied = files.read_regular(Path(root) / "submitted" / student / assignment)
-    if any(why == files.OVER_BUDGET for _, why in copied.skipped):
+    files, or ``files.MAX_BYTES``) or that the walk does not read whole (``files.Walk``: too
+    deep, too many entries) could hide a changed notebook from its digest: it gets a digest of
+    its own each time, and is graded again each run. So does one that cannot be read at all
+    (whatever the error: the run's refusal names it for that student alone)."""
+    try:
+        found, copied = files.read_regular(Path(root) / "submitted" / student / assignment)
+    except Exception:  # noqa: BLE001  (graded again, and refused with the error: ``run.refusal``)
+        return [["\0not read", 0, os.urandom(16)]]
+    if copied.cut or any(why == files.OVER_BUDGET for _, why in copied.skipped):
         found.append(["\0not read whole", 0, os.urandom(16)])
     return found
 

@@ -3,11 +3,11 @@
 ``grade`` decides what to grade (every submission that is new or changed since it was
 graded, ``rerun``; never a folder whose name is not a plain student id, ``plain_ids``),
 refuses a submission that cannot be read before anything starts (a notebook past
-``files.MAX_NOTEBOOK_BYTES``), has the backend grade the instructor's own notebook first
-(``self_check``: if it falls short, nobody is graded and ``Report.refused`` says why), then
-every submission, recording each outcome as it comes (``rerun``), and ends with the CSV
-export, the class report and the class's most common mistakes. A change to how a submission
-is graded is made here, once.
+``files.MAX_NOTEBOOK_BYTES``, a folder that cannot be set in order: ``refusal``), has the
+backend grade the instructor's own notebook first (``self_check``: if it falls short, nobody
+is graded and ``Report.refused`` says why), then every submission, recording each outcome as
+it comes (``rerun``), and ends with the CSV export, the class report and the class's most
+common mistakes. A change to how a submission is graded is made here, once.
 
 A backend is where submissions are graded: ``local.Local`` (worker processes on this
 machine, ``autograder grade --jobs N``) or ``dask.Dask`` (a Dask cluster's workers,
@@ -58,8 +58,9 @@ class Backend(Protocol):
         written to the course folder and the gradebook (a lost one scores 0, with why).
         What happened to the machinery goes into ``report`` (faults, replaced, retried)."""
 
-    def refuse(self, student: str, reason: str):
-        """0 for a submission that is not graded at all, and why (a ``worker.LOST`` key)."""
+    def refuse(self, student: str, reason: str, detail: str = ""):
+        """0 for a submission that is not graded at all, and why (a ``worker.LOST`` key;
+        ``detail`` goes to its log)."""
 
     def export(self, to: str) -> str:
         """Write the grade CSV of the whole course; its path."""
@@ -164,8 +165,9 @@ def grade(root: Path, assignment: str, backend: Backend, config, students: list 
         readable = []
         for student, _ in todo:
             records.forget(student)
-            if hooks.oversized(root / "submitted" / student / assignment):
-                record(backend.refuse(student, "too_large"))
+            reason, detail = refusal(root, assignment, student)
+            if reason:
+                record(backend.refuse(student, reason, detail))
             else:
                 readable.append(student)
         for outcome in backend.grade(readable, report):
@@ -177,6 +179,22 @@ def grade(root: Path, assignment: str, backend: Backend, config, students: list 
     finally:
         backend.close(report)
     return finish(report, root, students, started)
+
+
+def refusal(root: Path, assignment: str, student: str) -> tuple:
+    """``(reason, detail)`` for a submission that is not graded at all (a ``worker.LOST``
+    key), or ``("", "")``: a notebook past ``files.MAX_NOTEBOOK_BYTES`` (``too_large``, the
+    file left where it is), else what nbgrader must not be given is set aside now, as its hook
+    would (``hooks.quarantine_unsafe_files``). Whatever goes wrong with one submission here is
+    that submission's failure (``unreadable``, the error in its log), never the run's."""
+    folder = root / "submitted" / student / assignment
+    try:
+        if hooks.oversized(folder):
+            return "too_large", ""
+        hooks.quarantine_unsafe_files(assignment, student, [str(folder / f"{assignment}.ipynb")])
+    except Exception as error:  # noqa: BLE001  (this submission's failure, named in the report)
+        return "unreadable", f"{type(error).__name__}: {error}"
+    return "", ""
 
 
 def _record(report: Report, records, outcome) -> None:

@@ -216,13 +216,15 @@ def write_report(assignment: str) -> tuple:
 
 LOST = {"lost": "the grading process died or was stopped twice while grading this submission",
         "overran": "grading this submission took longer than its time budget; its grading process was killed",
-        "too_large": "a notebook of this submission is larger than grading reads; it was not graded"}
+        "too_large": "a notebook of this submission is larger than grading reads; it was not graded",
+        "unreadable": "the grader could not set this submission's folder in order before grading; it was not graded"}
 
 
-def refuse(assignment: str, student: str, reason: str, start: float | None = None) -> Outcome:
-    """A submission not graded at all (``reason``: a key of ``LOST``): 0 on every question, and why."""
+def refuse(assignment: str, student: str, reason: str, start: float | None = None, detail: str = "") -> Outcome:
+    """A submission not graded at all (``reason``: a key of ``LOST``; ``detail`` for its log):
+    0 on every question, and why."""
     coursedir = WORKER["api"].coursedir
-    failures.keep_log(Path(coursedir.root), assignment, student, {"log": LOST[reason]}, reason)
+    failures.keep_log(Path(coursedir.root), assignment, student, {"log": LOST[reason], "error": detail}, reason)
     failures.zero_submission(WORKER["db_url"], coursedir, assignment, student, reason)
     return Outcome(student, False, time.perf_counter() - start if start else 0.0, reason)
 
