@@ -36,7 +36,8 @@ def cleared_once(code="optimizer.step()"):
                        "backward_where": where(6, "loss.backward()")}}
 
 
-WRONG_QUIZ = {"ok": False, "mistake": "wrong_choice", "key": "quiz.wrong", "fields": {"question": 1, "got": "b"}}
+WRONG_QUIZ = {"ok": False, "mistake": "wrong_choice", "key": "quiz.wrong",
+              "fields": {"question": 1, "title": "Question 1", "got": "b"}}
 # student → assignment → (score of each cell, verdict of each failed cell)
 CLASS = {
     "alice": {L3: ({"train_loop_tests": 3, "quiz_q1": 1}, {}), L1: ({"freeze_body_tests": 2}, {})},
@@ -45,7 +46,8 @@ CLASS = {
     HOSTILE: {L3: ({"train_loop_tests": 0, "quiz_q1": 0},
                    {"train_loop_tests": cleared_once(SCRIPT),  # its message is longer than bob's: not the example
                     "quiz_q1": {"ok": False, "mistake": "unanswered", "key": "quiz.unanswered",  # the only one
-                                "fields": {"question": 1, "choices": "a, b", "got": "<script>alert(3)</script>"}}})},
+                                "fields": {"question": 1, "title": "Question 1", "choices": "a, b",
+                                           "got": "<script>alert(3)</script>"}}})},
     "carol": {L3: ({"train_loop_tests": 0, "quiz_q1": 1},
                    {"train_loop_tests": {"ok": False, "mistake": "cleared_once", "key": "no.such.key", "fields": []}}),
               L1: ({"freeze_body_tests": 0}, {"freeze_body_tests": "error"})},
@@ -156,7 +158,7 @@ def test_the_assignment_page(course):
     assert "Students per score, train_loop_tests (of 3 points): 3 scored 0; 1 scored 3; nobody scored anything else." in loop
     quiz = section(page, "quiz_q1")
     assert "wrong Quick Check answer" in quiz and "cleared" not in quiz
-    assert "Quick Check 1: \"b\" is not the best answer." in html.unescape(quiz)
+    assert "Question 1: \"b\" is not the best answer." in html.unescape(quiz)
     # dave: not graded, and why, with the log
     failed = page[page.index("could not be graded</h2>"):page.index("Exercises and their mistakes")]
     assert "dave" in failed and "the file is not a notebook (not JSON)" in failed

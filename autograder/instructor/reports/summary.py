@@ -49,7 +49,8 @@ def failed_cells(nb: dict) -> list:
                 fields = {}
             found.append(Failed(grade_id, mistake, key, fields, error))
         elif errors:
-            found.append(Failed(grade_id, f"error:{errors[0].get('ename', '')}"[:100], error=error))
+            # (by its class's name, which the student's code chose: as text, 100 characters of it)
+            found.append(Failed(grade_id, f"error:{printable(errors[0].get('ename', ''))}"[:100], error=error))
     return found
 
 
