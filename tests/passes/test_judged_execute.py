@@ -49,8 +49,10 @@ def test_right_and_wrong_answers(tmp_path):
     keys = _keys()
     answers = dict(keys)
     answers[2] = next(letter for letter in "abcd" if letter != keys[2])
-    verdicts, _ = _run(_lesson(answers), tmp_path)
+    verdicts, nb = _run(_lesson(answers), tmp_path)
     assert verdicts["quiz_q1"].ok and verdicts["quiz_q3"].ok and verdicts["quiz_q4"].ok
+    outputs = [str(o) for cell in nb.cells for o in cell.outputs]
+    assert outputs and not any("grading reads" in o or "MalformedKernelMessage" in o for o in outputs)
     assert verdicts["quiz_q2"].mistake == "wrong_choice"
     assert verdicts["train_loop_tests"].mistake == "no_record"  # never ran in this notebook
 
@@ -160,3 +162,141 @@ def test_a_cell_that_garbles_its_kernels_sockets_costs_only_itself(tmp_path):
     assert "KernelUnresponsive" in errors[4]
     # the last cell ran (no NotebookTimeout): the notebook finished inside its own budget
     assert printed[3] == "after 1 2\n" and printed[5] == "end 1 2\n", printed
+
+
+# Code in a kernel holds the kernel's session key and sockets: it can send any frames, signed.
+SENDS_RAW = r'''
+import json as _json
+_k = get_ipython().kernel
+def _frames(kind, content, parent=None, header=None, extra=()):
+    s = _k.session
+    parts = [header if header is not None else s.pack(s.msg_header(kind)),
+             parent if parent is not None else s.pack(dict(_k.get_parent().get("header", {}))),
+             b"{}", content if isinstance(content, bytes) else _json.dumps(content).encode()]
+    return [b"<IDS|MSG>", s.sign(parts)] + parts + list(extra)
+def _iopub(kind, content, **kw):
+    _k.iopub_socket.send_multipart([b"topic"] + _frames(kind, content, **kw))
+def _shell(kind, content, **kw):
+    ident = _k._parent_ident["shell"]
+    _k.shell_stream.socket.send_multipart((list(ident) if isinstance(ident, list) else [ident])
+                                          + _frames(kind, content, **kw))
+'''
+NOT_THE_PROTOCOL = {
+    "content a list": "_iopub('stream', [1, 2])",
+    "content a string": "_iopub('display_data', 'hello')",
+    "content a number": "_iopub('execute_result', 5)",
+    "stream without a name": "_iopub('stream', {'text': 'x'})",
+    "stream name not stdout": "_iopub('stream', {'name': 'x' * 300, 'text': 'y'})",
+    "stream text a number": "_iopub('stream', {'name': 'stdout', 'text': 5})",
+    "data not a dict": "_iopub('display_data', {'data': [1], 'metadata': {}})",
+    "data values not text": "_iopub('display_data', {'data': {'text/plain': 5}, 'metadata': {}})",
+    "metadata a list": "_iopub('display_data', {'data': {'text/plain': 'a'}, 'metadata': [1]})",
+    "transient a list": "_iopub('display_data', {'data': {'text/plain': 'a'}, 'metadata': {}, 'transient': [1]})",
+    "display id a list": "_iopub('update_display_data', {'data': {}, 'metadata': {}, 'transient': {'display_id': [1]}})",
+    "execution count text": "_iopub('execute_input', {'code': '', 'execution_count': 'x'})",
+    "error without traceback": "_iopub('error', {'ename': 'E', 'evalue': 'v'})",
+    "status without state": "_iopub('status', {})",
+    "clear_output wait text": "_iopub('clear_output', {'wait': 'yes'})",
+    "comm_msg a list": "_iopub('comm_msg', [1])",
+    "unknown type": "_iopub('x' * 500, {})",
+    "parent header a list": "_iopub('stream', {'name': 'stdout', 'text': 'x'}, parent=b'[1]')",
+    "header a list": "_iopub('stream', {'name': 'stdout', 'text': 'x'}, header=b'[1]')",
+    "msg_type a number": "_iopub('stream', {}, header=b'{\"msg_id\": \"a\", \"msg_type\": 5}')",
+    "JSON nested deep": "_iopub('display_data', b'{\"data\": {\"application/json\": ' + b'[' * 900 + b']' * 900"
+                        " + b'}, \"metadata\": {}}')",
+    "not JSON": "_iopub('stream', b'{not json')",
+    "unsigned": "_k.iopub_socket.send_multipart([b't', b'<IDS|MSG>', b'', b'{}', b'{}', b'{}', b'{}'])",
+    "no delimiter": "_k.iopub_socket.send_multipart([b't', b'x'])",
+    "reply a list": "_shell('execute_reply', [1])",
+    "reply without status": "_shell('execute_reply', {})",
+    "not a reply on shell": "_shell('stream', {'name': 'stdout', 'text': 'x'})",
+}
+
+
+def test_a_message_not_of_the_protocol_costs_at_most_the_cell_it_arrives_in(tmp_path):
+    """Each cell sends one message that is not what Jupyter's protocol says (on IOPub or on
+    shell, validly signed or not): that cell gets one error saying so, in the notebook's
+    language, the next cell runs with the earlier cells' variables, and the Quick Check test
+    cells after them are judged as ever. (A list as a message's content once made the grader
+    fail on the whole notebook: every question 0.)"""
+    keys = _keys()
+    nb = _lesson(keys)
+    first_test = next(i for i, c in enumerate(nb.cells) if (grade_id(c) or "").startswith("quiz_q"))
+    hostile = [SENDS_RAW, "x = 1"]
+    for name, code in NOT_THE_PROTOCOL.items():
+        hostile += [f"# {name}\n{code}", "print('ok', x)"]
+    nb.cells[first_test:first_test] = [nbformat.v4.new_code_cell(source) for source in hostile]
+    nb.metadata["autograd_lessons"] = {"language": "fr"}
+    verdicts, nb = _run(nb, tmp_path)
+    assert all(verdicts[f"quiz_q{n}"].ok for n in keys), verdicts
+    cells = nb.cells[first_test + 2:first_test + len(hostile)]
+    for name, sender, after in zip(NOT_THE_PROTOCOL, cells[::2], cells[1::2]):
+        errors = [o for o in sender.outputs if o.output_type == "error"]
+        assert [o.ename for o in errors] == ["MalformedKernelMessage"], (name, sender.outputs)
+        assert "protocole de messages de Jupyter" in errors[0].evalue, name
+        assert [o.output_type for o in after.outputs] == ["stream"] * len(after.outputs), (name, after.outputs)
+        assert "".join(o.text for o in after.outputs) == "ok 1\n", (name, after.outputs)
+
+
+SHOWS_ERRORS = "for _ in range({n}):\n    try:\n        raise ValueError('e' * {size})\n    except ValueError:\n" \
+               "        get_ipython().showtraceback()\n"
+EVERY_BYTE_COUNTS = {
+    "error outputs": SHOWS_ERRORS.format(n=60, size=20_000),
+    "an error reply on shell": "_shell('execute_reply', {'status': 'error', 'ename': 'E' * 60_000, 'evalue': 'v' * 60_000,"
+                               " 'traceback': ['t'] * 60_000})\nimport time\ntime.sleep(0.5)",
+    "one update copied into 400 displays": "from IPython.display import display, update_display\n"
+                                           "for _ in range(400):\n    display({'text/plain': 'x'}, raw=True, display_id='d')\n"
+                                           "update_display({'text/plain': 'y' * 120_000}, raw=True, display_id='d')",
+    "a stream whose name is 3 MB": "for _ in range(3):\n    _iopub('stream', {'name': 'x' * 3_000_000, 'text': 'y'})\n"
+                                   "print('z' * 50_000)",
+    "text that grows in pages": "for text in ('&' * 30_000, '\\n' * 30_000, '\\x1b[31mx' * 5_000, '<li>' * 8_000):\n"
+                                "    for _ in range(5):\n        print(text, flush=True)",
+    "a traceback of many lines": "_iopub('error', {'ename': 'E', 'evalue': 'v', 'traceback': ['a'] * 200_000})",
+    "metadata, comm messages and buffers": "_iopub('display_data', {'data': {'text/plain': 'a'}, "
+                                           "'metadata': {'m': 'x' * 300_000}})\n"
+                                           "_iopub('comm_msg', {'comm_id': 'c', 'data': {'x': 'y' * 300_000}}, "
+                                           "extra=[b'z' * 3_000_000])\nprint('p' * 50_000)",
+    "outputs cleared again and again": "from IPython.display import display, clear_output\nfor _ in range(100):\n"
+                                       "    display({'text/plain': 'c' * 50_000}, raw=True)\n    clear_output(wait=True)\n"
+                                       "display({'text/plain': 'last'}, raw=True)",
+    "many cells of every kind of output": [
+        "import sys\nprint('o')\nprint('e', file=sys.stderr)\ndisplay('d')\n1 / 0" for _ in range(120)],
+}
+
+
+def _grown(nb) -> tuple:
+    """Bytes the outputs add to the notebook's file and to its page (nbconvert's classic page)."""
+    from nbconvert import HTMLExporter
+
+    exporter = HTMLExporter(template_name="classic")
+    bare = nbformat.from_dict(nb)
+    for cell in bare.cells:
+        cell.outputs = []
+    return (len(nbformat.writes(nb).encode()) - len(nbformat.writes(bare).encode()),
+            len(exporter.from_notebook_node(nb)[0].encode()) - len(exporter.from_notebook_node(bare)[0].encode()))
+
+
+@pytest.mark.parametrize("payload", EVERY_BYTE_COUNTS)
+def test_whatever_a_kernel_sends_its_notebook_and_page_stay_within_the_budget(tmp_path, payload):
+    """Every byte a kernel sends is paid for as it arrives, whatever the field or the message:
+    the outputs then add at most the budget to the notebook and to its page (and a note per
+    cell and kind past it, at most ``MAX_NOTES``). Each payload once passed the budget that
+    counted only the texts of stream, display and result messages: 300 errors of 198 000
+    characters (57 MB), one update copied into 400 displays (38 MB), stream names of 3 MB (the
+    grading process grew by 840 MB)."""
+    from autograder.instructor.passes.judged_execute import MAX_NOTES
+
+    budget = 200_000
+    code = EVERY_BYTE_COUNTS[payload]
+    cells = [SENDS_RAW, *([code] if isinstance(code, str) else code), "print('after')"]
+    config = Config()
+    config.CourseDirectory.root = str(ROOT)
+    executor = JudgedExecute(config=config, timeout=60, max_kernel_bytes=budget)
+    resources = {"nbgrader": {"assignment": NAME, "notebook": NAME, "student": "s"}, "metadata": {"path": str(tmp_path)}}
+    nb, _ = executor.preprocess(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells]), resources)
+    notes = sum("the most grading reads" in str(o) for cell in nb.cells for o in cell.outputs)
+    assert notes <= MAX_NOTES
+    in_file, in_page = _grown(nb)
+    assert in_file <= budget + 1_000 * notes and in_page <= budget + 1_000 * notes, (payload, in_file, in_page)
+    last = nb.cells[-1]  # the notebook ran to its end
+    assert last.execution_count and not any(o.get("ename") == "NotebookTimeout" for o in last.outputs), payload

@@ -48,3 +48,9 @@ def test_a_huge_traceback_is_cut_as_a_whole():
     assert sum(len(line) for line in out.traceback) < 1000 + 200
     assert out.traceback[0] == lines[0] and "[Output cut here:" in out.traceback[-1]
     assert out.evalue.startswith("e" * 1000) and "1000 more" in out.evalue
+
+
+def test_an_errors_name_is_cut_too():
+    """An error's name is a class name the student's code makes: it can be as long as any text."""
+    (out,) = _run([new_output("error", ename="E" * 5000, evalue="v", traceback=["E: v"])])
+    assert out.ename.startswith("E" * 1000) and "4000 more" in out.ename and len(out.ename) < 1200

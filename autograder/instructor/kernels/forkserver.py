@@ -39,10 +39,12 @@ from pathlib import Path
 
 import psutil
 from jupyter_client.asynchronous import AsyncKernelClient
+from jupyter_client.channels import AsyncZMQSocketChannel
 from jupyter_client.provisioning import LocalProvisioner
+from traitlets import Type
 
 from ...wire import framing
-from . import sandbox, unix_socket
+from . import protocol, sandbox, unix_socket
 from .sandbox.syscalls import PR_SET_CHILD_SUBREAPER, die_with_parent, prctl
 
 KERNEL_NAME = "autograder-fork"
@@ -402,12 +404,51 @@ class ForkProvisioner(LocalProvisioner):
             await asyncio.sleep(0.002)
 
 
+class _CheckedChannel(AsyncZMQSocketChannel):
+    """A channel that hands on only messages of the protocol, each paid for (``protocol``)."""
+
+    reader: protocol.Reader | None = None
+    name = ""
+
+    async def _recv(self, **kwargs) -> dict:
+        frames = await self.socket.recv_multipart(copy=False)
+        return self.reader.read(frames, self.name)
+
+
+class ShellChannel(_CheckedChannel):
+    name = "shell"
+
+
+class IOPubChannel(_CheckedChannel):
+    name = "iopub"
+
+
 class ReadyClient(AsyncKernelClient):
     """jupyter_client's kernel client, ready as soon as the kernel is: a kernel_info reply
     on shell and a first message on IOPub (the kernel's welcome to a new subscriber, or
     the status of that request), which proves IOPub is connected. The stock client then
     also waits for 0.2 s of IOPub silence, over half a forked kernel's start-up; nbclient
-    ignores IOPub messages that belong to no cell anyway."""
+    ignores IOPub messages that belong to no cell anyway.
+
+    Its channels hand on only messages of Jupyter's protocol, each paid for from the
+    notebook's budget (``protocol``; the kernel manager's ``autograder_launch["budget"]``, one
+    for every kernel of a notebook), and it opens only the two channels the grader reads
+    (shell and IOPub): messages sent on a channel nobody reads would pile up in this process."""
+
+    shell_channel_class = Type(ShellChannel)
+    iopub_channel_class = Type(IOPubChannel)
+
+    def __init__(self, **kwargs):
+        super().__init__(**kwargs)
+        launch = getattr(self.parent, "autograder_launch", None) or {}
+        self.reader = protocol.Reader(self.session, launch.get("budget") or protocol.Budget())
+
+    def execute(self, code: str, *args, **kwargs):
+        """Send an execute request; a refused message that names no parent belongs to it."""
+        sent = super().execute(code, *args, **kwargs)
+        if isinstance(sent, str):
+            self.reader.last_request = sent
+        return sent
 
     async def _async_wait_for_ready(self, timeout: float | None = None) -> None:
         from queue import Empty
@@ -421,8 +462,9 @@ class ReadyClient(AsyncKernelClient):
             except (TimeoutError, Empty):
                 pass
             else:
-                self._handle_kernel_info_reply(reply)
-                return
+                if reply["receipt"].refused is None:
+                    self._handle_kernel_info_reply(reply)
+                    return
             if not await self._async_is_alive():
                 raise RuntimeError("Kernel died before replying to kernel_info")
             if time.monotonic() > deadline:
@@ -445,18 +487,21 @@ class ReadyClient(AsyncKernelClient):
         sock.connect(self._make_url(channel))
         return sock
 
-    def start_channels(self, shell: bool = True, iopub: bool = True, stdin: bool = True, hb: bool = True,
-                       control: bool = True) -> None:
-        """Channels whose sends give up after ``SEND_TIMEOUT`` seconds (``zmq.Again``) instead
-        of blocking for ever when the kernel's end is gone, and no heartbeat: whether the
-        kernel lives is read from its process (``ForkedProcess.poll``), and the heartbeat
-        thread, once its socket had lost its peer, blocked ``stop_channels`` for ever."""
+    def start_channels(self, shell: bool = True, iopub: bool = True, stdin: bool = False, hb: bool = False,
+                       control: bool = False) -> None:
+        """Shell and IOPub only (see the class), whose sends give up after ``SEND_TIMEOUT``
+        seconds (``zmq.Again``) instead of blocking for ever when the kernel's end is gone, and
+        no heartbeat: whether the kernel lives is read from its process (``ForkedProcess.poll``),
+        and the heartbeat thread, once its socket had lost its peer, blocked ``stop_channels``
+        for ever. No stdin: grading kernels may not ask for input (``allow_stdin`` is off)."""
         import zmq
 
-        super().start_channels(shell=shell, iopub=iopub, stdin=stdin, hb=False, control=control)
-        for channel in (self._shell_channel, self._control_channel, self._stdin_channel):
-            if channel is not None and channel.socket is not None:
-                channel.socket.setsockopt(zmq.SNDTIMEO, int(SEND_TIMEOUT * 1000))
+        super().start_channels(shell=shell, iopub=iopub, stdin=False, hb=False, control=False)
+        for channel in (self._shell_channel, self._iopub_channel):
+            if channel is not None:
+                channel.reader = self.reader
+        if self._shell_channel is not None and self._shell_channel.socket is not None:
+            self._shell_channel.socket.setsockopt(zmq.SNDTIMEO, int(SEND_TIMEOUT * 1000))
 
 
 def install_kernelspec(prefix: Path) -> Path:

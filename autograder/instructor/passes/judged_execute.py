@@ -20,14 +20,21 @@
   ``timeout``). Every wait here ends by it, and the cells it does not reach get an error
   and no points: a notebook that stalls or garbles its kernel again and again costs its
   own student, never the run (a CI run once waited over 200 s on one such notebook).
-* A whole notebook has an output budget too (``max_output_chars``), counted as outputs
-  arrive, each output costing ``OUTPUT_COST`` characters beside what it holds: past it,
-  each output keeps its kind (stdout, stderr, a display, a result) and loses its
-  content, and a cell's run of such outputs is one. 300 outputs just under
-  the per-output cap made a 28 MB notebook and feedback page; a million one-character
-  prints would have made a million outputs in this process's memory. Errors are kept
-  (one per cell), and so is every output's kind, so nbgrader's scoring sees what it
-  would have seen: a cell that wrote to stderr still scores 0.
+* A whole notebook has a budget of what its kernels may send (``max_kernel_bytes``), paid
+  as each message arrives (``kernels.protocol``): every frame of every message on every
+  channel, whatever its type, each output paying more for what it costs in the pages
+  made of it; an ``update_display_data`` (or a display sharing a display id) pays once
+  for every output nbclient copies it into. Past the budget, each output keeps its kind
+  (stdout, stderr, a display, a result, an error) and loses its content, and a cell's run
+  of such outputs is one: a note, while the notes last (``MAX_NOTES``, and always in a
+  graded cell), so nbgrader's scoring sees what it would have seen (a cell that wrote to
+  stderr or failed still scores 0). 300 outputs just under the per-output cap made a
+  28 MB notebook and feedback page; 300 errors of 198 000 characters (uncounted then)
+  57 MB; one update of 120 000 characters copied into 400 displays 38 MB.
+* A message that is not what Jupyter's protocol says (``kernels.protocol``: a content that
+  is a list, a field of the wrong type, a stream whose name is 3 MB) costs at most the cell
+  it arrives in: one error output there says so, and grading goes on (one such message
+  once zeroed the whole notebook as the grader's own failure).
 * Widget messages are not kept (``store_widget_state`` off, comm messages ignored): a
   widget's state is the kernel's to write, and nbconvert would render it in the
   instructor's browser with the widget manager's script.
@@ -53,25 +60,15 @@ from ..grading import self_check
 from ..grading.time_budget import notebook_budget
 from ..judging import cells
 from ..judging.client import JudgeSession
-from ..kernels import services
+from ..kernels import protocol, services
 from ..kernels.forkserver import KERNEL_NAME
 from ..kernels.sandbox import DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 
-# What each output costs of the budget beyond its characters: an output is a few hundred bytes of
-# JSON and HTML however little it holds, so a notebook keeps at most budget / 500 of them
-# (2 000 at the default budget; an honest lesson notebook shows about a hundred).
-OUTPUT_COST = 500
-
-
-def _size(value) -> int:
-    """Characters a piece of message content carries (strings, lists and dicts of them)."""
-    if isinstance(value, str):
-        return len(value)
-    if isinstance(value, dict):
-        return sum(len(str(k)) + _size(v) for k, v in value.items())
-    if isinstance(value, (list, tuple)):
-        return sum(_size(v) for v in value)
-    return 0 if value is None else len(str(value))
+# Notes past the budget (one per cell and kind of output) outside graded cells: a notebook of a
+# thousand cells that each print to stdout and stderr, display, return and fail would otherwise
+# keep 5 000 notes (~2 MB of feedback page) once its budget is spent.
+MAX_NOTES = 100
+DISPLAYS = ("display_data", "execute_result", "update_display_data")
 
 
 class JudgedExecute(Execute):
@@ -85,8 +82,9 @@ class JudgedExecute(Execute):
     notebook_timeout = Integer(0, config=True,
                                help="Seconds one notebook may take in all (0: 10 times timeout); the cells "
                                     "it does not reach get an error and no points")
-    max_output_chars = Integer(1_000_000, config=True,
-                               help="Characters of output one notebook keeps in all (an honest lesson: ~10 000)")
+    max_kernel_bytes = Integer(1_000_000, config=True,
+                               help="Bytes one notebook's kernels may send in all, every message counted, before "
+                                    "outputs lose their content (an honest lesson notebook: 180-260 kB)")
     store_widget_state = False
     probe_timeout = 5  # seconds a live kernel has to answer kernel_info after a timeout
     restart_timeout = 60  # seconds a restarted kernel has to answer
@@ -107,8 +105,10 @@ class JudgedExecute(Execute):
         self._language = messages.notebook_language(nb)
         self._ran_ok: list = []
         self._deadline = time.monotonic() + self.budget()
-        self._output_left = self.max_output_chars
+        self._budget = protocol.Budget(self.max_kernel_bytes)
         self._stubbed: set = set()  # (cell index, output kind) already reduced to a note
+        self._notes = 0
+        self._refused: set = set()  # cells a message not of the protocol arrived in
         try:
             nb, resources = super().preprocess(nb, resources, km)
             verdicts = self._session.verdicts()
@@ -140,7 +140,7 @@ class JudgedExecute(Execute):
         env = {"NBGRADER_EXECUTION": os.environ.get("NBGRADER_EXECUTION", "autograde"), "LESSONS_NO_PLOTS": "1",
                "AUTOGRAD_LESSONS_LANG": self._language}
         km.autograder_launch = {"server": self._services.fork_socket, "spec": spec, "env": env,
-                                "judge_socket": self._session.kernel_socket}
+                                "judge_socket": self._session.kernel_socket, "budget": self._budget}
         return km
 
     # -- a cell -------------------------------------------------------------------------
@@ -173,6 +173,12 @@ class JudgedExecute(Execute):
 
     def _run(self, cell, resources, index):
         try:
+            return self._execute(cell, resources, index)
+        finally:
+            self._say_refused(cell, index)
+
+    def _execute(self, cell, resources, index):
+        try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
             self._record(cell, "kernel_died")
@@ -191,8 +197,14 @@ class JudgedExecute(Execute):
 
     # -- outputs as they arrive -------------------------------------------------------------
     def process_message(self, msg, cell, cell_index):
-        if msg.get("msg_type") in ("stream", "display_data", "execute_result", "update_display_data"):
-            msg = self._within_budget(msg, cell_index)
+        receipt = msg.get("receipt")
+        if receipt is not None and receipt.refused:
+            self._refuse(cell, cell_index, receipt)
+            return None
+        if receipt is None:  # not from a kernel (ReadyClient gives every message of a kernel one)
+            return super().process_message(msg, cell, cell_index)
+        if msg["msg_type"] in protocol.OUTPUTS:
+            msg = self._within_budget(msg, cell, cell_index)
             if msg is None:
                 return None
         return super().process_message(msg, cell, cell_index)
@@ -200,24 +212,71 @@ class JudgedExecute(Execute):
     def handle_comm_msg(self, outs, msg, cell_index):
         """Widget traffic is the kernel's to write: none of it is kept (see the module's docstring)."""
 
-    def _within_budget(self, msg: dict, cell_index: int) -> dict | None:
-        """The message as it may be kept: whole while the notebook's output budget lasts, then
-        an output of the same kind holding only a note (once per cell and kind), or nothing."""
-        content = msg.get("content") or {}
-        size = OUTPUT_COST + _size(content.get("text")) + _size(content.get("data")) + _size(content.get("metadata"))
-        if size <= self._output_left:
-            self._output_left -= size
+    def on_cell_executed(self, **kwargs):
+        """nbgrader's hook adds an error reply's error to the cell when no output names it: a
+        refused reply, or one past the budget, adds a note instead of what the kernel sent."""
+        reply, cell = kwargs["execute_reply"], kwargs["cell"]
+        receipt = reply.get("receipt") if reply else None
+        if receipt is not None and reply["content"].get("status") == "error" and (receipt.refused or not receipt.paid):
+            key = "malformed_message" if receipt.refused else "output_budget"
+            name = protocol.REFUSED if receipt.refused else reply["content"]["ename"][:protocol.MAX_NAME]
+            if any(o.output_type == "error" and o.get("ename") == name for o in cell.outputs) or not self._may_note(cell):
+                return None
+            text = self._note(key)
+            reply = {**reply, "content": {**reply["content"], "ename": name, "evalue": text, "traceback": [text]}}
+            kwargs["execute_reply"] = reply
+        return super().on_cell_executed(**kwargs)
+
+    def _note(self, key: str) -> str:
+        return messages.render(f"grading.{key}", {"kept": self.max_kernel_bytes}, self._language)
+
+    def _may_note(self, cell) -> bool:
+        """One note more: always in a graded cell (a score reads its outputs), else while
+        ``MAX_NOTES`` last."""
+        if utils.is_grade(cell):
+            return True
+        self._notes += 1
+        return self._notes <= MAX_NOTES
+
+    def _refuse(self, cell, cell_index: int, receipt) -> None:
+        """A message that is not the protocol's: the cell it arrived in gets an error once it
+        has run (``_say_refused``: after its own outputs, which it may clear)."""
+        self.log.warning("cell %d: refused a kernel message (%s)", cell_index, receipt.refused)
+        self._refused.add(cell_index)
+
+    def _say_refused(self, cell, cell_index: int) -> None:
+        if cell_index not in self._refused or (cell_index, "refused") in self._stubbed:
+            return
+        self._stubbed.add((cell_index, "refused"))
+        said = any(o.output_type == "error" and o.get("ename") == protocol.REFUSED for o in cell.get("outputs", []))
+        if said or not self._may_note(cell):  # (a refused reply said so already: nbgrader's hook)
+            return
+        text = self._note("malformed_message")
+        cell.setdefault("outputs", []).append(
+            NotebookNode(output_type="error", ename=protocol.REFUSED, evalue=text, traceback=[text]))
+
+    def _within_budget(self, msg: dict, cell, cell_index: int) -> dict | None:
+        """The message as it may be kept: whole if it was paid for (a display once more for each
+        output nbclient copies it into), else an output of the same kind holding only a note
+        (once per cell and kind, while notes last), or nothing."""
+        receipt, content, kind = msg["receipt"], msg["content"], msg["msg_type"]
+        paid = receipt.paid
+        display_id = content.get("transient", {}).get("display_id") if kind in DISPLAYS else None
+        if paid and display_id is not None:
+            copies = sum(len(indices) for indices in self._display_id_map.get(display_id, {}).values())
+            paid = self._budget.pay(receipt.weight * copies) if copies else True
+        if paid:
             return msg
-        kind = msg["msg_type"]
         key = (cell_index, kind, content.get("name"))
-        if kind == "update_display_data" or key in self._stubbed:
+        if kind == "update_display_data" or key in self._stubbed or not self._may_note(cell):
             return None
         self._stubbed.add(key)
-        note = messages.render("grading.output_budget", {"kept": self.max_output_chars}, self._language)
+        note = self._note("output_budget")
         if kind == "stream":
-            content = {"name": content.get("name") if content.get("name") in ("stdout", "stderr") else "stdout",
-                       "text": note + "\n"}
-        else:
+            content = {"name": content["name"], "text": note + "\n"}
+        elif kind == "error":
+            content = {"ename": content["ename"][:protocol.MAX_NAME], "evalue": note, "traceback": [note]}
+        else:  # no display id: the note replaces nothing else
             content = {"data": {"text/plain": note}, "metadata": {},
                        **({"execution_count": content.get("execution_count")} if kind == "execute_result" else {})}
         return {**msg, "content": content}

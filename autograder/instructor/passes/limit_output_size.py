@@ -5,7 +5,8 @@ one line can be any length: ``print("x" * 100_000_000)`` made a 100 MB autograde
 notebook and feedback page, which every later step read and rendered again. Here every
 text an output carries (a stream, each text or image type of a result or display, the
 traceback as a whole) is cut to ``max_chars``, and a line in the student's language says
-how much was left out. Honest lesson outputs are far below the limit (the largest, a
+how much was left out. An error's name is cut too (it is the name of a class the student's
+code may make, of any length). Honest lesson outputs are far below the limit (the largest, a
 training loss table, is about 2 000 characters).
 """
 from __future__ import annotations
@@ -42,6 +43,7 @@ class LimitOutputSize(NbGraderPreprocessor):
                     kept += len(line)
                 output.traceback = lines
                 output.evalue = self._cut(str(output.get("evalue", "")))
+                output.ename = self._cut(str(output.get("ename", "")))
         return cell, resources
 
     def _cut(self, text: str, keep: int | None = None) -> str:
