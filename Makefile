@@ -50,6 +50,11 @@ CJK_FONT ?= /usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc
 $(CJK_FONT):
 	apt-get update -qq && apt-get install -y -qq fonts-noto-cjk
 
+# The browser tests serve the pages' MathJax 2 from Debian's copy (root installs it).
+MATHJAX ?= /usr/share/javascript/mathjax
+$(MATHJAX)/MathJax.js:
+	apt-get update -qq && apt-get install -y -qq libjs-mathjax
+
 # The hub test (tests/test_hub.py) runs JupyterHub's proxy, configurable-http-proxy, from npm:
 # the version tests/hub/package-lock.json pins, which needs Node 20 or later.
 HUB_PROXY := tests/hub/node_modules/.bin/configurable-http-proxy
@@ -66,8 +71,8 @@ TEST_WORKERS ?= -n 2 --dist loadscope --no-loadscope-reorder
 
 # The gradebook tests also run against PostgreSQL: .ci/postgres installs and starts it (root)
 # and prints its URL; without it those tests are skipped.
-test: $(VENV)/.installed $(CHROMIUM) $(CJK_FONT) $(HUB_PROXY)
-	AUTOGRADER_TEST_POSTGRES=$$(.ci/postgres || true) CHROMIUM=$(CHROMIUM) $(BIN)/python -m pytest $(TEST_WORKERS)
+test: $(VENV)/.installed $(CHROMIUM) $(CJK_FONT) $(MATHJAX)/MathJax.js $(HUB_PROXY)
+	AUTOGRADER_TEST_POSTGRES=$$(.ci/postgres || true) CHROMIUM=$(CHROMIUM) MATHJAX=$(MATHJAX) $(BIN)/python -m pytest $(TEST_WORKERS)
 
 quick: $(VENV)/.installed
 	$(BIN)/python -m pytest -m "not slow"

@@ -208,3 +208,51 @@ def save(page) -> None:
     panel = page.locator(".jp-NotebookPanel").filter(visible=True)
     panel.locator('.jp-NotebookPanel-toolbar [data-command="docmanager:save"]').click()
     page.locator(".lm-TabBar-tab.jp-mod-dirty").wait_for(state="detached", timeout=30_000)
+
+
+# The feedback page and formgrader's page load MathJax 2 from a CDN (nbconvert's ``mathjax()``:
+# ``.../mathjax/2.7.7/latest.js?config=TeX-AMS_CHTML-full,Safe``); the test machine reaches no CDN,
+# so a page's requests there are answered from Debian's MathJax 2.7.9 (``libjs-mathjax``, the version
+# latest.js resolves to; root installs it: ``make test``).
+MATHJAX = Path(os.environ.get("MATHJAX", "/usr/share/javascript/mathjax"))
+MATHJAX_CDN = re.compile(r"^https://cdnjs\.cloudflare\.com/ajax/libs/mathjax/[^/]+/([^?#]*)")
+# latest.js looks up the newest 2.x on the CDN and loads its MathJax.js with the same query; here
+# the newest is the one served
+LATEST = ("(function () { var me = document.currentScript, query = me.src.split('?')[1] || '';"
+          " var load = document.createElement('script');"
+          " load.src = me.src.replace(/latest\\.js.*$/, 'MathJax.js' + (query ? '?' + query : ''));"
+          " document.head.appendChild(load); })();")
+TYPES = {".js": "application/javascript", ".woff": "font/woff", ".otf": "font/otf", ".eot": "application/vnd.ms-fontobject",
+         ".svg": "image/svg+xml", ".css": "text/css", ".json": "application/json"}
+
+
+def serve_mathjax(page) -> None:
+    """Answer ``page``'s requests for MathJax from the local copy."""
+    if not (MATHJAX / "MathJax.js").is_file():
+        pytest.fail(f"MathJax 2 not found at {MATHJAX} (apt-get install libjs-mathjax, or set MATHJAX)")
+
+    def answer(route):
+        path = MATHJAX_CDN.match(route.request.url).group(1)
+        if path == "latest.js":
+            return route.fulfill(status=200, content_type=TYPES[".js"], body=LATEST)
+        file = MATHJAX / path
+        if ".." in Path(path).parts or not file.is_file():
+            return route.fulfill(status=404, body="")
+        return route.fulfill(status=200, content_type=TYPES.get(file.suffix, "application/octet-stream"),
+                             body=file.read_bytes())
+
+    page.route(MATHJAX_CDN, answer)
+
+
+def typeset_done(page, timeout: int = 60_000) -> None:
+    """Wait until MathJax has loaded and typeset the page (its startup's typeset, then whatever the
+    page's own configuration queued)."""
+    page.wait_for_function("() => window.MathJax && MathJax.Hub && MathJax.Hub.Register", timeout=timeout)
+    # (a hook that returned the queue would make MathJax's startup wait for it: neither would end)
+    page.evaluate("() => { MathJax.Hub.Register.StartupHook('End', "
+                  "() => { MathJax.Hub.Queue(() => { window.zzTypesetDone = true; }); }); }")
+    page.wait_for_function("() => window.zzTypesetDone === true", timeout=timeout)
+
+
+# MathJax 2's typeset math (its CommonHTML output and the script element it keeps the TeX in) and 3's
+TYPESET = ".MathJax_CHTML, .MathJax, .MathJax_Display, mjx-container, script[type^='math/tex']"

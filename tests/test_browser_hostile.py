@@ -10,6 +10,14 @@ script could use the Jupyter API as the instructor; the feedback page goes to th
 The test records every request and dialog of both pages: none may come from her content,
 and her work, the plot her code drew and the lesson's own prose still show. alice, honest,
 submits the course's Spanish notebook: her feedback page is in Spanish, nbgrader's words included.
+
+Mallory's outputs also carry TeX (links, boxes, extensions, in every delimiter and kind of output),
+and her own first cell makes every question cell display a classmate's variant. Her graded
+submission is then also filed under a student id that is markup (``MARKUP``, as a folder name
+and in the gradebook: collect refuses such an id, a course may have one from before), and that
+submission's formgrader page and feedback page are opened with MathJax served: nothing of hers is
+typeset (the instructor's own math is), no script of hers runs, and the questions shown are her
+own variants, drawn by the grader.
 """
 from __future__ import annotations
 
@@ -20,9 +28,12 @@ import textwrap
 import attacks
 import nbformat
 import pytest
-from browser_helpers import browser  # noqa: F401  (a fixture)
-from helpers import ROOT, exchange_home, fill, generate, read, solutions
+from browser_helpers import TYPESET, browser, serve_mathjax, typeset_done  # noqa: F401  (a fixture)
+from helpers import ROOT, exchange_home, fill, generate, nbgrader, read, solutions
+from nbgrader.api import Gradebook
 from pages import HOST
+
+from autograder.judges import variants
 from test_browser_instructor import ARTIFACTS, COURSE, NAME, start_view
 from test_class_grading import autograder
 
@@ -41,6 +52,38 @@ PLOT = textwrap.dedent("""
 """)
 
 
+MARKUP = "<img src=x onerror=alert(document.domain)>"  # a student id that is markup (no "/": a folder name)
+MATH = "The step: $w \\leftarrow w - \\eta\\, g$, and the loss $$L = (w x - y)^2.$$"  # the instructor's
+
+
+def with_instructors_math(root) -> None:
+    """The course's lesson 3 gets a locked markdown cell of the instructor's with math in it."""
+    path = root / "source" / NAME / f"{NAME}.ipynb"
+    nb = read(path)
+    cell = nbformat.v4.new_markdown_cell(MATH)
+    cell.metadata["nbgrader"] = {"grade": False, "solution": False, "locked": True, "grade_id": "zz_math",
+                                 "schema_version": 3}
+    nb.cells.insert(1, cell)
+    nbformat.write(nb, str(path))
+
+
+def file_under_markup_id(root, env) -> str:
+    """Mallory's graded submission filed again under ``MARKUP`` (its folders, its gradebook record
+    and scores), and that submission's feedback made by nbgrader; its id in the gradebook."""
+    for place in ("submitted", "autograded"):
+        shutil.copytree(root / place / "mallory", root / place / MARKUP)
+    with Gradebook(f"sqlite:///{root / 'gradebook.db'}") as gb:
+        gb.add_student(MARKUP)
+        gb.add_submission(NAME, MARKUP)
+        for grade in gb.find_submission_notebook(NAME, NAME, "mallory").grades:
+            copy = gb.find_grade(grade.name, NAME, NAME, MARKUP)
+            copy.auto_score, copy.needs_manual_grade = grade.auto_score, grade.needs_manual_grade
+        gb.db.commit()
+        submission = gb.find_submission_notebook(NAME, NAME, MARKUP).id
+    nbgrader(["generate_feedback", NAME, "--student", MARKUP, "--force"], root, env)
+    return submission
+
+
 @pytest.fixture(scope="module")
 def course(tmp_path_factory):
     home = tmp_path_factory.mktemp("instructor")
@@ -49,11 +92,13 @@ def course(tmp_path_factory):
     root = tmp_path_factory.mktemp("course")
     shutil.copy(ROOT / "nbgrader_config.py", root)
     shutil.copytree(ROOT / "source", root / "source", ignore=shutil.ignore_patterns("0[124]_*"))
+    with_instructors_math(root)
     generate(root, env, NAME)
     release = read(root / "release" / NAME / f"{NAME}.ipynb")
     right = solutions(read(root / "source" / NAME / f"{NAME}.ipynb"))
-    mallory = fill(release, dict(right, fit_line=right["fit_line"] + "\n" + PLOT + attacks.SCRIPT_OUTPUTS))
-    mallory = attacks._edit_markdown(mallory)
+    mallory = fill(release, dict(right, fit_line=right["fit_line"] + "\n" + PLOT + attacks.SCRIPT_OUTPUTS
+                                 + attacks.TEX_OUTPUTS))
+    mallory = attacks._forge_questions(attacks._edit_markdown(mallory))
     # alice, honest, works in Spanish (the course's Spanish notebook, as published)
     spanish = read(ROOT / "release" / "es" / NAME / f"{NAME}.ipynb")
     for student, notebook in {"alice": fill(spanish, right), "mallory": mallory}.items():
@@ -61,7 +106,7 @@ def course(tmp_path_factory):
         folder.mkdir(parents=True)
         nbformat.write(notebook, str(folder / f"{NAME}.ipynb"))
     autograder(["grade", NAME, "--jobs", "2", "--timeout", "30"], root, env)
-    return root, home
+    return root, home, file_under_markup_id(root, env)
 
 
 def title() -> str:
@@ -84,7 +129,7 @@ class Watch:
 
 
 def test_formgrader_shows_mallorys_submission_inert(browser, course):
-    root, home = course
+    root, home, _ = course
     with start_view("instructor", root, home) as url:
         page = browser.new_page(viewport={"width": 1400, "height": 1000})
         watch = Watch(page)
@@ -110,7 +155,7 @@ def test_formgrader_shows_mallorys_submission_inert(browser, course):
 
 
 def test_feedback_page_is_inert(browser, course):
-    root, _ = course
+    root, _, _ = course
     feedback = root / "feedback" / "mallory" / NAME / f"{NAME}.html"
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     watch = Watch(page)
@@ -126,7 +171,7 @@ def test_feedback_page_is_inert(browser, course):
 
 def test_an_honest_feedback_page_is_in_its_notebooks_language(browser, course):
     """alice's Spanish notebook: her feedback page, nbgrader's own words included, is in Spanish."""
-    root, _ = course
+    root, _, _ = course
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto((root / "feedback" / "alice" / NAME / f"{NAME}.html").as_uri())
     page.locator("#toc").wait_for(timeout=30_000)
@@ -143,3 +188,64 @@ def test_an_honest_feedback_page_is_in_its_notebooks_language(browser, course):
     assert [word for word in english if word in text] == [] and not re.search(r"\bIn\s\[", text), text[:300]
     assert "No description has been" not in page.content()  # nor in an image's description
     page.close()
+
+
+def typeset_on(page) -> dict:
+    """What MathJax typeset on ``page``: how much, what of it lies outside the instructor's markdown
+    (the elements of MathJax's process classes), and the links its \\href would have made."""
+    return page.evaluate("""selector => {
+        const typeset = [...document.querySelectorAll(selector)];
+        return {count: typeset.length,
+                outside: typeset.filter(e => !e.closest('.tex2jax_process, .mathjax_process'))
+                                .map(e => e.outerHTML.slice(0, 160)),
+                links: [...document.querySelectorAll('a[href*="tex-link"], a[href*="tex-js"]')].map(a => a.href)};
+    }""", TYPESET)
+
+
+def forged_labels() -> list:
+    """The labels of the classmate's variants mallory's kernel displayed in her question cells."""
+    return [variants.variant(q, 1).label for q in variants.FAMILIES if q.startswith("l3_")]
+
+
+def assert_nothing_of_hers_is_live(page, watch) -> None:
+    text = page.locator("body").inner_text()
+    typeset = typeset_on(page)
+    assert typeset["count"] >= 4, "MathJax did not typeset the instructor's math: the check could not fail"
+    assert typeset["outside"] == [] and typeset["links"] == [], typeset
+    assert r"\href{http://zz-attacker.invalid/tex-link}" in text  # her TeX shows, as the text she wrote
+    assert watch.from_mallory() == [], watch.from_mallory()  # no request, no dialog: her id ran nothing
+    questions = page.evaluate("""() => [...document.querySelectorAll('.cell.code_cell')]
+        .filter(cell => /^\\s*quiz\\.question\\(/.test((cell.querySelector('.input_area') || {}).innerText || ''))
+        .map(cell => (cell.querySelector('.output_wrapper') || {}).innerText || '')""")
+    published = variants.variant("l3_q2", None).shown()["code"].splitlines()[0]
+    shown = "\n".join(questions)
+    assert len(questions) == 5 and published in shown  # her own questions (no course secret: the published ones)
+    assert [label for label in forged_labels() if label in shown] == [] and "zz-forged" not in shown
+    assert "zz-forged" in text  # (what her kernel printed in her own cells shows there, as text)
+
+
+def test_pages_of_a_submission_with_tex_a_markup_id_and_forged_questions(browser, course):
+    """The submission filed under ``MARKUP``: its feedback page (as the student opens it) and its
+    formgrader page (as the instructor does), MathJax served, after MathJax has typeset them."""
+    root, home, submission = course
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    watch = Watch(page)
+    serve_mathjax(page)
+    page.goto((root / "feedback" / MARKUP / NAME / f"{NAME}.html").as_uri())
+    typeset_done(page)
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "feedback-tex.png"), full_page=True)
+    assert_nothing_of_hers_is_live(page, watch)
+    page.close()
+    with start_view("instructor", root, home) as url:
+        page = browser.new_page(viewport={"width": 1400, "height": 1000})
+        watch = Watch(page)
+        serve_mathjax(page)
+        page.goto(f"{url}/formgrader/submissions/{submission}/")
+        page.locator("#fit_line-comment").wait_for(timeout=60_000)
+        typeset_done(page)
+        page.screenshot(path=str(ARTIFACTS / "formgrader-tex.png"), full_page=True)
+        assert_nothing_of_hers_is_live(page, watch)
+        page.locator(".name-shown").first.wait_for(state="attached")
+        assert MARKUP in page.locator(".name-shown").first.text_content()  # her id, as text
+        page.close()
