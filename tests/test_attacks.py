@@ -20,7 +20,10 @@ instructor's source notebook, a line in each honest classmate's notebook, a subm
 nbgrader's exchange, and any Quick Check key of the hidden tests (``key=...``).
 
 Nothing an attacker wrote may be live in the pages made of its notebook (its feedback page and
-the autograded notebook formgrader renders: ``pages.live``), and what comes back to it is small.
+the autograded notebook formgrader renders: ``pages.live``) nor typeset there by MathJax
+(``pages.typeset``), its locked cells show the grader's own output (its question cells the
+honest student's question: without a course secret, everyone's variant is the published one),
+and what comes back to it is small.
 """
 from __future__ import annotations
 
@@ -48,7 +51,7 @@ import pytest
 from attacks import ATTACKS, BY_NAME, RUNS, Attack, cell_sources, short_tag
 from deep_folders import flatten, walk
 from helpers import BIN, ROOT, fill, generate, isolated_env, points, read, solutions
-from pages import live
+from pages import live, typeset
 
 NAME = "03_zeroing_grad"
 POINTS = points(NAME)  # {test cell: points}, from the source notebook
@@ -551,6 +554,33 @@ def test_nothing_the_attacker_wrote_is_live_in_its_pages(graded, baseline, attac
     autograded = run.root / "autograded" / attack.student / NAME / f"{NAME}.ipynb"
     found += live(rendered(autograded), rendered(baseline.root / "autograded" / "alice" / NAME / f"{NAME}.ipynb"))
     assert not found, f"{attack.name} broke 'no student content is live in any page': {found[:8]}"
+    # nor typeset by MathJax (its text, as MathJax scans a page: ``pages.typeset``)
+    found = typeset(feedback, "".join(baseline.feedback["alice"].values()))
+    found += typeset(rendered(autograded), rendered(baseline.root / "autograded" / "alice" / NAME / f"{NAME}.ipynb"))
+    assert not found, f"{attack.name} broke 'nothing of a student's is typeset on a page': {found[:8]}"
+
+
+def _locked_outputs(path: Path) -> dict:
+    """grade id → outputs of each locked code cell that is not a test cell (a question cell, the setup)."""
+    if not path.is_file():
+        return {}
+    return {c.metadata["nbgrader"]["grade_id"]: c.get("outputs", []) for c in read(path).cells
+            if c.cell_type == "code" and c.metadata.get("nbgrader", {}).get("locked")
+            and not c.metadata["nbgrader"].get("grade") and not c.metadata["nbgrader"].get("solution")}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("attack", ATTACKS, ids=_ids(ATTACKS))
+def test_locked_cells_show_the_graders_own_output(graded, baseline, attack):
+    """A question cell shows the question the grader draws, the setup cell nothing of the kernel's,
+    whatever the attacker's kernel displayed: the same as the honest student's (no course secret:
+    every student's variant is the published one)."""
+    run = attacker_run(graded, attack)
+    mine = _locked_outputs(run.root / "autograded" / attack.student / NAME / f"{NAME}.ipynb")
+    honest = _locked_outputs(baseline.root / "autograded" / "alice" / NAME / f"{NAME}.ipynb")
+    assert mine and honest, f"{attack.name}: no autograded notebook ({_run_state(run)})"
+    differ = sorted(cell for cell in mine if cell in honest and mine[cell] != honest[cell])
+    assert not differ, f"{attack.name} broke 'a locked cell shows the grader's output': {differ}"
 
 
 @pytest.mark.slow
