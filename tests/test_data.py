@@ -76,3 +76,20 @@ def test_decode_never_trusts_the_shape_of_the_data():
     for junk in [{"$tensor": "abc"}, {"$tensor": [1, "x"]}, {"$tensor": [1.0], "dtype": "torch.nn"},
                  {"$tensor": [1.0, 2.0], "shape": [3]}, {"$tuple": 5}, {"unknown": 1}, {"$float": "1e999"}]:
         assert isinstance(decode(junk), Opaque), junk
+
+
+def test_decode_builds_no_set_of_hashes_a_student_chose():
+    """A number's hash is its value modulo 2**61 - 1: 10 000 integers that all hash alike took
+    0.38 s to put in a set, while the judge answered nobody else. Strings' hashes are the
+    process's secret: a set of strings stays a set; a set of more than ``MAX_HASHED`` numbers is
+    opaque (no answer is one)."""
+    from autograder.wire.codec import MAX_HASHED
+
+    alike = [1 + i * (2 ** 61 - 1) for i in range(10_000)]
+    assert len({hash(n) for n in alike}) == 1
+    assert decode({"$set": alike}) == Opaque("set of many numbers")
+    assert decode({"$set": [float(n) for n in alike[:200]]}) == Opaque("set of many numbers")
+    assert decode({"$set": alike[:MAX_HASHED]}) == set(alike[:MAX_HASHED])
+    names = [f"name{i}" for i in range(10_000)]
+    assert decode({"$set": names}) == set(names)
+    assert decode({"$dict": {n: 1 for n in names}}) == {n: 1 for n in names}  # keys are strings

@@ -286,3 +286,73 @@ def test_honest_messages_are_far_below_the_line_limit():
             observation = observer(spec)(entry.load(), data, spec.subject)
             largest = max(largest, len(json.dumps({"op": "report", "token": token, "observation": observation})))
     assert 0 < largest < judge_server.MAX_LINE / 20, largest
+
+
+def test_a_notebook_whose_kernel_restarts_gets_no_new_budget(monkeypatch):
+    """Every kernel of one notebook (a cell that ends its kernel with os._exit gets a fresh one,
+    and a fresh judge connection) spends one budget: bytes and the judge's CPU, counted over all
+    of them. With a budget per connection, one notebook took 64 s of the judge's CPU."""
+    monkeypatch.setattr(judge_server, "MAX_SESSION_BYTES", 3 * judge_server.MAX_LINE)
+    monkeypatch.setattr(judge_server, "MAX_SESSION_CPU", 0.5)
+    judge = judge_server.Judge(ROOT)
+
+    def kernel(session):
+        """A new kernel's connection, served as the judge serves it; ``ask`` sends one line and
+        returns the judge's answer (b"" once the judge has closed the connection)."""
+        ours, theirs = socket.socketpair()
+        threading.Thread(target=judge_server._serve_kernel, args=(judge, session, ours), daemon=True).start()
+        reader = theirs.makefile("rb")
+
+        def ask(line: bytes) -> bytes:
+            try:
+                theirs.sendall(line)
+                return reader.readline()
+            except OSError:
+                return b""
+        return ask
+
+    def answered(session, line: bytes) -> int:
+        """Lines one kernel gets answers to before the judge closes its connection."""
+        ask, count = kernel(session), 0
+        while ask(line):
+            count += 1
+        return count
+
+    probe = b'{"op": "variant", "question": "x", "id": "1"}\n'
+    session = judge.sessions[judge.open(NAME, NAME)["session"]]
+    big = b'{"op": "report", "token": "' + b"x" * (judge_server.MAX_LINE // 2) + b'"}\n'
+    first, second = answered(session, big), answered(session, big)
+    assert first >= 5 and first + second <= 7, (first, second)  # 3 MB in all, not 3 MB each
+    assert kernel(session)(probe) == b""  # and a third kernel is not answered at all
+
+    monkeypatch.setattr(judge_server, "MAX_SESSION_BYTES", 2 ** 40)  # the judge's CPU, the same way
+    session = judge.sessions[judge.open(NAME, NAME)["session"]]
+    heavy = json.dumps({"op": "report", "token": "x", "observation": [[[i] for i in range(20_000)]]}).encode() + b"\n"
+    first, second = answered(session, heavy), answered(session, heavy)
+    assert first > 0 and session.cpu > judge_server.MAX_SESSION_CPU and not session.received.spent
+    assert second == 0 and kernel(session)(probe) == b""
+
+
+def test_scenarios_issued_to_one_notebook_are_bounded_in_size_as_well_as_number(monkeypatch):
+    """Scenarios are kept until the notebook ends: 10 000 of the largest (19 kB of JSON each)
+    held ~450 MB of the judge's memory for one notebook. Past ``MAX_ISSUED_BYTES`` (here a
+    smaller one, the same rule) a kernel asking for more gets none."""
+    monkeypatch.setattr(judge_server, "MAX_ISSUED_BYTES", 300_000)
+    judge = judge_server.Judge(ROOT)
+    session = judge.sessions[judge.open(NAME, NAME)["session"]]
+    batches = 0
+    while "scenarios" in (reply := judge.scenarios(session, "check_dead_parameters", "all")):
+        batches += 1
+    assert reply == {"error": "too many scenarios"} and len(session.issued) < judge_server.MAX_ISSUED
+    largest_batch = session.issued_bytes / batches * 4  # (no batch is four times the mean)
+    assert judge_server.MAX_ISSUED_BYTES <= session.issued_bytes <= judge_server.MAX_ISSUED_BYTES + largest_batch
+
+
+def test_json_nested_past_what_pythons_parser_takes_is_refused_like_any_garbage():
+    judge = judge_server.Judge(ROOT)
+    kernel, _ = _kernel_connection(judge)
+    reader = kernel.makefile("rb")
+    kernel.sendall(b"[" * 200_000 + b"\n")  # json.loads raised RecursionError, which ended the connection
+    assert json.loads(reader.readline()) == {"error": "not JSON"}
+    kernel.sendall(b'{"op": "nothing", "id": "3"}\n')
+    assert json.loads(reader.readline()) == {"error": "unknown request", "id": "3"}

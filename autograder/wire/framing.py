@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import socket
+import threading
 
 MAX_LINE = 2 ** 20
 
@@ -24,13 +25,36 @@ class Spent(ValueError):
     """The reader's budget of bytes is spent (mid-line, perhaps: it reads no further)."""
 
 
+class Allowance:
+    """Bytes that one or more readers may take in all: the judge gives every kernel connection
+    of one notebook the notebook's one allowance (a kernel restarted again and again gets a
+    new connection each time, never a new allowance)."""
+
+    def __init__(self, total: float = float("inf")):
+        self.total = total
+        self.taken = 0
+        self._lock = threading.Lock()
+
+    def take(self, size: int) -> None:
+        with self._lock:
+            self.taken += size
+
+    @property
+    def spent(self) -> bool:
+        return self.taken > self.total
+
+
 def dumps(message) -> bytes:
     return (json.dumps(message) + "\n").encode()
 
 
 def loads(line: bytes):
-    """A message from one line (``ValueError`` if it is not JSON)."""
-    return json.loads(line)
+    """A message from one line (``ValueError`` if it is not JSON, or nested past what Python's
+    parser takes: ``[`` a hundred thousand times raised ``RecursionError``)."""
+    try:
+        return json.loads(line)
+    except RecursionError:
+        raise ValueError("JSON nested too deep") from None
 
 
 def send(sock: socket.socket, message, fds: tuple = ()) -> None:
@@ -46,17 +70,19 @@ def send(sock: socket.socket, message, fds: tuple = ()) -> None:
 class Lines:
     """The messages arriving on a stream socket, a line at a time."""
 
-    def __init__(self, sock: socket.socket, limit: int = MAX_LINE, budget: float = float("inf")):
+    def __init__(self, sock: socket.socket, limit: int = MAX_LINE, budget: float | Allowance = float("inf")):
         self.limit = limit
-        self.budget = budget  # bytes this reader takes in all, over-long lines included
+        # bytes this reader takes in all, over-long lines included (shared, if an Allowance)
+        self.allowance = budget if isinstance(budget, Allowance) else Allowance(budget)
         self._file = sock.makefile("rb")
-        self.received = 0  # bytes read so far
+        self.received = 0  # bytes this reader read so far
 
     def _read(self) -> bytes:
-        if self.received > self.budget:
-            raise Spent(f"more than {self.budget} bytes received")
+        if self.allowance.spent:
+            raise Spent(f"more than {self.allowance.total} bytes received")
         chunk = self._file.readline(self.limit)
         self.received += len(chunk)
+        self.allowance.take(len(chunk))
         return chunk
 
     def line(self) -> bytes:

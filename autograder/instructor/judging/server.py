@@ -44,15 +44,23 @@ from ...wire.verdict import PASS, Verdict
 from ..kernels import unix_socket
 from . import cells
 
-# What one kernel may make the judge do. The largest honest message is a few kB (a training
-# loop's parameters after each step); two 60 MB lines once held the judge, which serves every
-# kernel of a run, for 9-16 s each. Past a budget, the judge closes that kernel's connection:
-# its checks then fail (no record, 0 points), and nobody else waits.
+# What one notebook's kernels may make the judge do, all its kernels together (a notebook whose
+# cells end their kernel with os._exit gets a new kernel, and a new connection, each time: with
+# a budget per connection, one notebook took 64 s of the judge's CPU). The largest honest message
+# is a few kB (a training loop's parameters after each step); two 60 MB lines once held the
+# judge, which serves every kernel of a run, for 9-16 s each. Past a budget, the judge closes
+# the connection, and a kernel the notebook starts later is refused its requests: its checks
+# then fail (no record, 0 points), and nobody else waits.
 MAX_LINE = 2 ** 20  # bytes in one kernel message
-MAX_SESSION_BYTES = 16 * 2 ** 20  # bytes one kernel may send in all
-MAX_SESSION_CPU = 10.0  # seconds of the judge's CPU one kernel's requests may use in all
+MAX_SESSION_BYTES = 16 * 2 ** 20  # bytes one notebook's kernels may send in all
+MAX_SESSION_CPU = 10.0  # seconds of the judge's CPU one notebook's kernels' requests may use in all
 MAX_COMMIT = 2 ** 20  # the committed answers of one cell, as JSON
-MAX_ISSUED = 10_000  # scenarios per session (a kernel asking for more gets none)
+# Scenarios issued to one notebook (a kernel asking for more gets none), in number and in size:
+# the largest scenario is 19 kB of JSON (dead_parameters; ~45 kB in the judge's memory), every
+# case of every check 214 kB in all, so 10 000 of the largest (the number's bound alone) held
+# ~450 MB of one notebook's in the judge.
+MAX_ISSUED = 10_000
+MAX_ISSUED_BYTES = 8 * 2 ** 20  # JSON bytes of the scenarios issued to one notebook
 
 
 @dataclass
@@ -75,6 +83,16 @@ class Session:
     issued: dict = field(default_factory=dict)  # token → Issue
     verdicts: dict = field(default_factory=dict)  # grade id → Verdict
     lock: threading.Lock = field(default_factory=threading.Lock)
+    # what its kernels spent of the judge, over every connection (``_serve_kernel``)
+    received: framing.Allowance = field(default_factory=lambda: framing.Allowance(MAX_SESSION_BYTES))
+    cpu: float = 0.0  # seconds of the judge's CPU
+    issued_bytes: int = 0  # JSON bytes of the scenarios issued
+
+    def spend_cpu(self, seconds: float) -> bool:
+        """Add ``seconds`` of the judge's CPU; False once the budget is spent."""
+        with self.lock:
+            self.cpu += seconds
+            return self.cpu <= MAX_SESSION_CPU
 
 
 class Judge:
@@ -212,7 +230,7 @@ class Judge:
             return {"error": "unknown check"}
         module = judges.module(spec)
         with session.lock:
-            if len(session.issued) >= MAX_ISSUED:
+            if len(session.issued) >= MAX_ISSUED or session.issued_bytes >= MAX_ISSUED_BYTES:
                 return {"error": "too many scenarios"}
             cell = session.window if session.sealed else None
             graded = cell is not None and any(
@@ -223,6 +241,7 @@ class Judge:
                 seed = secret_seed(self.secret, token, check, cases, index) if graded else case["seed"]
                 data = module.scenario(case, seed)
                 session.issued[token] = Issue(cell if graded else None, (check, cases), module, data)
+                session.issued_bytes += len(framing.dumps(data))
                 out.append({"token": token, "data": data})
         return {"scenarios": out}
 
@@ -244,14 +263,15 @@ class Judge:
 
 # -- serving ------------------------------------------------------------------------------
 def _serve_kernel(judge: Judge, session: Session, conn: socket.socket) -> None:
-    """One kernel's requests, in a thread of their own, until it closes the socket or spends
-    its budget (``MAX_SESSION_BYTES``, ``MAX_SESSION_CPU``). A line that is not a request gets
-    an error reply (an over-long one is skipped to its end): the kernel's own requests carry
-    an id that their replies echo, so nothing written in between can take their place."""
-    lines = framing.Lines(conn, MAX_LINE, budget=MAX_SESSION_BYTES)
-    started = time.thread_time()
+    """One kernel's requests, in a thread of their own, until it closes the socket or its
+    notebook's kernels have spent their budget (``MAX_SESSION_BYTES``, ``MAX_SESSION_CPU``,
+    counted over all of them: ``Session``). A line that is not a request gets an error reply
+    (an over-long one is skipped to its end): the kernel's own requests carry an id that their
+    replies echo, so nothing written in between can take their place."""
+    lines = framing.Lines(conn, MAX_LINE, budget=session.received)
     try:
-        while time.thread_time() - started <= MAX_SESSION_CPU:
+        while session.cpu <= MAX_SESSION_CPU:
+            started = time.thread_time()
             try:
                 line = lines.line()
             except framing.Spent:
@@ -263,6 +283,7 @@ def _serve_kernel(judge: Judge, session: Session, conn: socket.socket) -> None:
                     return
                 reply = _answer(judge, session, line)
             framing.send(conn, reply)
+            session.spend_cpu(time.thread_time() - started)
     except OSError:
         return
     finally:
