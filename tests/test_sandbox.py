@@ -233,6 +233,62 @@ def test_capabilities_limits_and_sockets_hold_in_every_thread(services, stage):
     assert out[4] == "True\n" and out[5] == "still alive\n", out[4:]
 
 
+HOST_WIDE_COUNTS = r'''
+import ctypes, os, select, signal, threading
+libc = ctypes.CDLL(None, use_errno=True)
+def refused(result):
+    return result < 0 and ctypes.get_errno() == 1  # EPERM: seccomp
+got = {"inotify": refused(libc.inotify_init1(0)), "inotify_init": refused(libc.syscall(253)),
+       "fanotify": refused(libc.fanotify_init(0, 0)),
+       "mq_open": refused(libc.mq_open(b"/zz", os.O_CREAT | os.O_RDWR, 0o600, None)),
+       "msgget": refused(libc.msgget(0, 0o1600)), "semget": refused(libc.semget(0, 1, 0o1600))}
+for name, make in (("pipe", os.pipe), ("fifo", lambda: os.mkfifo("zz-fifo"))):
+    try:
+        make()
+        got[name] = False
+    except PermissionError:
+        got[name] = True
+signal.signal(signal.SIGRTMIN, lambda *a: None)
+signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGRTMIN})
+info = (ctypes.c_int * 32)(signal.SIGRTMIN, 0, -1)
+queued = 0
+while queued < 100_000 and libc.syscall(297, os.getpid(), threading.get_native_id(), signal.SIGRTMIN,
+                                         ctypes.byref(info)) == 0:
+    queued += 1
+got["queued signals"] = queued
+polls, files, watches = [], [], 0
+try:
+    while True:
+        polls.append(select.epoll())
+        files.append(os.eventfd(0))
+except OSError:
+    pass
+for poll in polls:
+    for fd in files:
+        poll.register(fd, select.EPOLLIN)
+        watches += 1
+got["epoll watches"] = watches
+for poll in polls:
+    poll.close()
+for fd in files:
+    os.close(fd)
+print(got)
+'''
+
+
+def test_nothing_counted_per_user_on_the_whole_machine_is_taken(services, stage):
+    """Linux counts some things per user on the whole machine, whatever namespace asks, and the
+    instructor's user shares those counts with JupyterLab and editors: a kernel made 128 inotify
+    instances (the user's whole limit), queued 96 367 signals (its RLIMIT_SIGPENDING less two) and
+    added 236 682 epoll watches. Refused: inotify, fanotify, message queues, semaphores, pipes and
+    FIFOs (none of which an honest kernel holds); bounded: queued signals and epoll watches."""
+    got = eval(run([HOST_WIDE_COUNTS, "print('still alive')"], services, stage)[0])
+    refused = {k: v for k, v in got.items() if k not in ("queued signals", "epoll watches")}
+    assert all(refused.values()), refused
+    assert got["queued signals"] == sandbox.MAX_QUEUED_SIGNALS, got
+    assert 0 < got["epoll watches"] <= (sandbox.MAX_OPEN_FILES // 2) ** 2, got
+
+
 def test_its_environment_block_and_memory_hold_nothing_of_the_instructors(stage, tmp_path):
     """The fork server starts with an empty environment: a canary in the grading process's
     environment is in no kernel's /proc/self/environ, cmdline or memory; and a kernel's

@@ -22,7 +22,8 @@ would import torch again (2–3 s per submission). The pieces, each enforced by 
    no capabilities at all, dropped while the kernel still has a single thread, so that
    no thread it starts later holds one;
 6. seccomp (``seccomp``), once the kernel's own sockets exist: no new sockets, processes,
-   programs or hidden memory, and none of the calls that reach other processes.
+   programs or hidden memory, none of the calls that reach other processes, and nothing
+   Linux counts per user on the whole machine (inotify, message queues, pipes, epoll).
 
 The kernel's environment holds only what the grader lists (``environment``). Where the
 machine cannot do all this, ``probe`` says why, and grading refuses to start unless the
@@ -43,10 +44,21 @@ from .syscalls import Unsupported, drop_capabilities
 DEFAULT_MEMORY_MB = 2048
 DEFAULT_SCRATCH_MB = 256
 MAX_FILE_MB = 200
-MAX_OPEN_FILES = 1024
+# Open files of one kernel (an honest one holds ~50: its sockets, eventfds and epoll instances).
+# Each file a kernel adds to an epoll instance is one of the user's ``fs.epoll.max_user_watches``
+# on the whole machine (~430 000 on a 2 GB machine), at most (files / 2)² of them: at 1 024 a
+# kernel added 236 682, at 256 at most ~16 000. (A kernel needs epoll: ipykernel's event loops
+# make theirs after the seccomp filter is in place, so creating one cannot be refused.)
+MAX_OPEN_FILES = 256
 # Processes and threads of one kernel: an IPython kernel runs about ten threads; torch, with one
 # thread per kernel, none of its own.
 MAX_TASKS = 128
+# Signals queued to a kernel and not yet handled (real-time signals, timers' signals): Linux counts
+# them in the user's total on the whole machine too (``RLIMIT_SIGPENDING``, 96 369 here), and a
+# kernel that blocked a real-time signal queued 96 367 of them to its main thread, the user's
+# whole limit less the two queued elsewhere. Python handles a signal as it comes; nothing in a
+# kernel queues more than a few.
+MAX_QUEUED_SIGNALS = 64
 
 
 @dataclass
@@ -82,7 +94,8 @@ def _limits(memory_mb: int) -> None:
     """Address space (beyond what the warm kernel maps already), file size, open files,
     processes and threads (``RLIMIT_NPROC`` counts them per user namespace, so this is a
     limit per kernel, except for root, whom Linux exempts: the control group bounds a
-    kernel run as root), and no core dumps."""
+    kernel run as root), queued signals and POSIX message queues (counted in the user's
+    totals on the whole machine: see ``seccomp``), and no core dumps."""
     with open("/proc/self/status") as f:
         mapped = next(int(line.split()[1]) * 1024 for line in f if line.startswith("VmSize:"))
     if memory_mb:
@@ -91,6 +104,8 @@ def _limits(memory_mb: int) -> None:
     resource.setrlimit(resource.RLIMIT_FSIZE, (MAX_FILE_MB * 2 ** 20,) * 2)
     resource.setrlimit(resource.RLIMIT_NOFILE, (MAX_OPEN_FILES,) * 2)
     resource.setrlimit(resource.RLIMIT_NPROC, (MAX_TASKS,) * 2)
+    resource.setrlimit(resource.RLIMIT_SIGPENDING, (MAX_QUEUED_SIGNALS,) * 2)
+    resource.setrlimit(resource.RLIMIT_MSGQUEUE, (0, 0))
     resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
 
 

@@ -14,7 +14,21 @@
 * none of: ``ptrace``, reading or writing another process's memory or descriptors
   (``process_vm_*``, ``pidfd_getfd``, ``process_madvise``, ``kcmp``), ``io_uring`` (its
   operations bypass this filter), ``bpf``, ``perf_event_open``, ``userfaultfd``, the
-  kernel keyring, ``mount``/``unshare``/``setns``/``chroot``.
+  kernel keyring, ``mount``/``unshare``/``setns``/``chroot``;
+* nothing Linux counts per user on the whole machine, whichever namespace asks: the
+  instructor's user shares those counts with JupyterLab, editors and file watchers, and a
+  kernel needs none of them. A kernel made 126 inotify instances, all that the user's
+  limit of 128 (``fs.inotify.max_user_instances``) left, and the instructor's other processes
+  were refused theirs. So: no ``inotify`` or ``fanotify``; no POSIX message queues (``RLIMIT_MSGQUEUE``,
+  per user) and no System V message queues or semaphores; no pipes and no FIFOs
+  (``pipe``, ``pipe2``, ``mknod``): a pipe's buffer counts against the user's
+  ``fs.pipe-user-pages-soft`` (16 384 pages), and a kernel could make ~500 pipes and
+  grow each to 1 MB (``F_SETPIPE_SZ``), past which every new pipe of the user gets a
+  single page. An honest kernel holds no pipe, queue or watch (its descriptors, measured:
+  19 sockets, 29 eventfd and epoll descriptors, /dev/null). User namespaces (``unshare``,
+  ``clone``) and keys are refused above; processes and threads, queued signals and epoll
+  watches (which a kernel needs: ipykernel makes its event loops after this filter) are
+  bounded by the kernel's limits (``sandbox``), which Linux counts in the user's totals too.
 Everything else is allowed. The filter covers every thread (``TSYNC``).
 """
 from __future__ import annotations
@@ -39,11 +53,16 @@ SYSCALLS = {
         425, 426, 427,  # io_uring_setup, io_uring_enter, io_uring_register
         165, 166, 155, 161, 272, 308,  # mount, umount2, pivot_root, chroot, unshare, setns
         428, 429, 430, 431, 432, 433, 442,  # open_tree, move_mount, fsopen, fsconfig, fsmount, fspick, mount_setattr
+        253, 294, 254, 300, 301,  # inotify_init, inotify_init1, inotify_add_watch, fanotify_init, fanotify_mark
+        240, 241, 242, 243, 244, 245,  # mq_open, mq_unlink, mq_timedsend, mq_timedreceive, mq_notify, mq_getsetattr
+        68, 64,  # msgget, semget
+        22, 293, 133, 259,  # pipe, pipe2, mknod, mknodat
     ]),
     "aarch64": dict(clone=220, clone3=435, deny=[
         198, 279, 447, 194, 438, 440, 272,
         221, 281, 117, 270, 271, 280, 241, 282, 217, 218, 219, 425, 426, 427,
         40, 39, 41, 51, 97, 268, 428, 429, 430, 431, 432, 433, 442,
+        26, 27, 262, 263, 180, 181, 182, 183, 184, 185, 186, 190, 59, 33,
     ]),
 }
 
