@@ -14,14 +14,21 @@ which any student can choose (``inbound`` is writable by every user), and then:
 * stops the whole collect at one folder whose name it cannot parse.
 
 Here each folder in ``inbound`` is looked at with ``lstat`` first. It is collected only when
-it is a real folder (not a link) owned by the student its name gives (unless
-``ExchangeCollect.check_owner`` is off), with a time in its name. Its time is when its files
-last changed (their ``ctime``, which no user can set back) whenever that is more than
-``tolerance`` seconds after the time in its name, or the name's time is in the future. Only
-its regular files are copied (``files.copy_regular``: never through a link, within
-nbgrader's ``max_file_size`` and ``max_dir_size``), and the ``timestamp.txt`` beside them is
-the time decided here. Every folder passed over is named in the log with the reason; the
-others are collected as usual.
+its name gives a plain student id (``student_ids``: with ``check_owner`` off the name is all
+there is to the id, and ids reach pages, files and CSV exports), when it is a real folder (not
+a link) owned by the student its name gives (unless ``ExchangeCollect.check_owner`` is off),
+with a time in its name. Its time is when its files last changed (their ``ctime``, which no
+user can set back) whenever that is more than ``tolerance`` seconds after the time in its
+name, or the name's time is in the future. A folder too large to date whole (``files.Walk``:
+more than ``MAX_ENTRIES`` entries, deeper than ``files.MAX_DEPTH``, a folder it cannot read)
+is taken as changed when it is collected, never earlier; and every file copied is dated
+again once read, so what is collected is always what was dated. Only its regular files are
+copied (``files.copy_regular``: never through a link, within nbgrader's ``max_file_size``
+and ``max_dir_size``, and, with ``check_owner``, only those the folder's owner owns: nbgrader
+makes every submission folder writable by everyone, so a classmate who learns its name could
+put a notebook of their own in it), and the ``timestamp.txt`` beside them is the time
+decided here. Every folder passed over, and every file not copied, is named in the log with
+the reason; the others are collected as usual.
 
 Copying an exchange elsewhere resets its change times: collect before you move it.
 """
@@ -31,17 +38,20 @@ import datetime
 import fnmatch
 import os
 import pwd
+import shutil
 import stat
+import time
 
 from nbgrader.exchange.default.collect import ExchangeCollect
 from nbgrader.utils import parse_utc
 from traitlets import Integer
 
-from .. import files
+from .. import files, student_ids
 
 # How many entries of one submission are looked at to find when its files last changed.
-MAX_ENTRIES = 2000
+MAX_ENTRIES = files.MAX_ENTRIES
 PASSED_OVER = datetime.datetime.min
+LOGGED = 20  # files not copied named in the log per submission, before "and N more"
 
 
 class CheckedCollect(ExchangeCollect):
@@ -66,17 +76,23 @@ class CheckedCollect(ExchangeCollect):
         cannot be collected gets a record of its own (never one of a student's)."""
         name = os.path.basename(path)
         try:
-            username, timestamp = self._check(path, name)
-        except ValueError as why:  # _NotTheirs too: it names the folder's owner
+            username, named, owner = self._check(path, name)
+            changed = self._changed(path, name)
+        except (ValueError, OSError) as why:  # _NotTheirs too: it names the folder's owner
             self._passed_over.append((name, str(why), getattr(why, "owner", None)))
             return {"username": "\0" + name, "filename": name, "timestamp": PASSED_OVER, "passed_over": True}
-        return {"username": username, "filename": name, "timestamp": timestamp}
+        return {"username": username, "filename": name, "named": named, "changed": changed, "owner": owner,
+                "timestamp": self._time(name, named, changed)}
 
     def _check(self, path: str, name: str) -> tuple:
+        """(student id, the time in its name, the uid it must belong to or None)."""
         parts = name.rsplit("+", 3)
         if len(parts) < 3 or not parts[0]:
             raise ValueError("its name is not <student>+<assignment>+<time>")
         username = parts[0]
+        refused = student_ids.refusal(username)
+        if refused:
+            raise ValueError(f"its student id {username!r} is refused: {refused}")
         try:
             named = parse_utc(parts[2])
         except (ValueError, OverflowError, TypeError):
@@ -88,23 +104,50 @@ class CheckedCollect(ExchangeCollect):
             owner = _owner(info.st_uid)
             if owner != username:
                 raise _NotTheirs(f"its name says {username!r} but it belongs to {owner!r}", owner)
-        return username, self._time(path, named)
+        return username, named, info.st_uid if self.check_owner else None
 
-    def _time(self, path: str, named: datetime.datetime) -> datetime.datetime:
-        changed = _utc(last_change(path))
+    def _changed(self, path: str, name: str) -> datetime.datetime:
+        """When its files last changed; now if the folder is too large to date whole."""
+        seconds, undated = dating(path)
+        if undated:
+            self.log.warning("%r: its files could not all be dated (%s): taken as changed now", name, undated)
+        return _utc(seconds)
+
+    def _time(self, name: str, named: datetime.datetime, changed: datetime.datetime) -> datetime.datetime:
         now = datetime.datetime.now(datetime.UTC).replace(tzinfo=None)
         slack = datetime.timedelta(seconds=self.tolerance)
         if changed > named + slack or named > now + slack:
-            self.log.warning("%s: its name gives %s, its files last changed at %s: collected as submitted then",
-                             os.path.basename(path), named, changed)
+            self.log.warning("%r: its name gives %s, its files last changed at %s: collected as submitted then",
+                             name, named, changed)
             return changed
         return named
 
     def do_copy(self, src, dest, log=None):
-        """The submission's regular files, never through a link, within nbgrader's size limits,
-        and the time decided here as its ``timestamp.txt``."""
-        record = next(r for r in self.src_records if r["filename"] == os.path.basename(src))
+        """The submission's regular files (with ``check_owner``: its owner's only), never
+        through a link, within nbgrader's size limits, and the time decided here as its
+        ``timestamp.txt``. Whatever goes wrong with one submission passes over it alone."""
+        name = os.path.basename(src)
+        record = next(r for r in self.src_records if r["filename"] == name)
         os.makedirs(dest)
+        try:
+            copied = self._copy(src, dest, record["owner"])
+            if copied.refused:
+                raise ValueError(f"it changed while it was collected: it is now {copied.refused}")
+            self._log_skipped(name, copied.skipped)
+            changed = _utc(time.time() if copied.cut else copied.changed)
+            timestamp = record["timestamp"]
+            if changed > record["changed"]:
+                timestamp = self._time(name, record["named"], changed)
+            with open(os.path.join(dest, "timestamp.txt"), "w") as out:
+                out.write(timestamp.strftime("%Y-%m-%d %H:%M:%S.%f") + " UTC")
+        except ValueError as why:
+            shutil.rmtree(dest, ignore_errors=True)  # made above, holding only what was copied
+            self.log.warning("Not collected: %r, %s", name, why)
+        except Exception as why:  # noqa: BLE001  (said in the log; the other submissions are collected)
+            shutil.rmtree(dest, ignore_errors=True)
+            self.log.error("Not collected: %r, %s: %s", name, type(why).__name__, why)
+
+    def _copy(self, src: str, dest: str, owner: int | None) -> files.Copied:
         ignore, include = self.coursedir.ignore, self.coursedir.include
 
         def skip(relative: str) -> bool:
@@ -113,14 +156,16 @@ class CheckedCollect(ExchangeCollect):
                 return True
             return bool(include) and not any(fnmatch.fnmatch(base, g) for g in include)
 
-        copied = files.copy_regular(src, dest, skip=skip, max_bytes=1000 * self.coursedir.max_dir_size,
-                                    max_file=1000 * self.coursedir.max_file_size)
-        for relative, why in copied.skipped:
+        return files.copy_regular(src, dest, skip=skip, max_bytes=1000 * self.coursedir.max_dir_size,
+                                  max_file=1000 * self.coursedir.max_file_size, owner=owner)
+
+    def _log_skipped(self, name: str, skipped: list) -> None:
+        for relative, why in skipped[:LOGGED]:
             if why == files.TOO_LARGE:
                 why = "larger than CourseDirectory.max_file_size"
-            self.log.warning("%s: %s not copied (%s)", os.path.basename(src), relative, why)
-        with open(os.path.join(dest, "timestamp.txt"), "w") as out:
-            out.write(record["timestamp"].strftime("%Y-%m-%d %H:%M:%S.%f") + " UTC")
+            self.log.warning("%r: %r not copied (%s)", name, relative, why)
+        if len(skipped) > LOGGED:
+            self.log.warning("%r: and %d more not copied", name, len(skipped) - LOGGED)
 
 
 class _NotTheirs(ValueError):
@@ -131,21 +176,22 @@ class _NotTheirs(ValueError):
         self.owner = owner
 
 
+def dating(path: str) -> tuple:
+    """(when anything in the folder ``path`` last changed, "") from its entries' ``ctime``
+    (which a user cannot set), never through a link; (now, why) when the folder cannot be
+    walked whole (``files.Walk``): what was not looked at may have changed last."""
+    walk = files.Walk(path)
+    for _ in walk:
+        pass
+    if walk.complete:
+        return walk.changed, ""
+    where, why = walk.cut[0]
+    return time.time(), f"{where!r}: {why}"
+
+
 def last_change(path: str) -> float:
-    """When anything in the folder ``path`` last changed (``ctime``, which a user cannot set),
-    looking at no more than MAX_ENTRIES entries and never through a link."""
-    latest = os.lstat(path).st_ctime
-    seen = 0
-    for here, folders, names in os.walk(path, followlinks=False):
-        for entry in folders + names:
-            seen += 1
-            if seen > MAX_ENTRIES:
-                return latest
-            try:
-                latest = max(latest, os.lstat(os.path.join(here, entry)).st_ctime)
-            except OSError:
-                pass
-    return latest
+    """When anything in the folder ``path`` last changed: now, at the latest (``dating``)."""
+    return dating(path)[0]
 
 
 def _utc(seconds: float) -> datetime.datetime:
