@@ -9,3 +9,12 @@ def progress(start=None):
     from .progress_report import progress as _progress
 
     return _progress(start)
+
+
+def _show_stubs_as_sentences() -> None:
+    from . import stub
+
+    stub.install()
+
+
+_show_stubs_as_sentences()

@@ -12,6 +12,7 @@ import sys
 
 from autograder import titles
 from autograder.kernel import checks
+from autograder.kernel.screen import wrap
 from autograder.wire.exercises import EXERCISES
 
 from .text import raw, text
@@ -30,6 +31,7 @@ class Exercise:
         self._check = check
         self._answer = answer  # namespace → the argument the check takes
         self._title = title  # how the notebook's heading names it (autograder.titles)
+        self._told = None  # the diagnosis the last hint showed
 
     @property
     def title(self) -> str:
@@ -40,7 +42,7 @@ class Exercise:
         try:
             self._check(*args, **kwargs)
         except AssertionError as failure:
-            print(text("exercise.failed", name=self.title, message=failure))
+            print(wrap(text("exercise.failed", name=self.title, message=failure)))
             return False
         return True
 
@@ -60,16 +62,19 @@ class Exercise:
         return text("exercise.already_passes")
 
     def hint(self, level: int = 1, namespace: dict | None = None) -> None:
+        """Hint ``level``, opened by what the grader says of the student's code now, unless the
+        previous hint said just that (hint(2) and hint(3) on unchanged code would repeat it)."""
         namespace = namespace if namespace is not None else sys._getframe(1).f_globals
         tiers = raw(f"hints.{self.name}")
         found = self.diagnosis(namespace)
-        if found:
-            print(found)
+        if found and found != self._told:
+            print(wrap(found))
+        self._told = found
         if str(level) not in tiers:
-            print(text("exercise.no_more_hints", name=self.title))
+            print(wrap(text("exercise.no_more_hints", name=self.title)))
             return
-        print(text("exercise.hint_header", level=level, total=len(tiers), name=self.title))
-        print(tiers[str(level)])
+        print(wrap(text("exercise.hint_header", level=level, total=len(tiers), name=self.title)))
+        print(wrap(tiers[str(level)]))
 
 
 def _for(spec) -> "Exercise":

@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from autograder import messages, titles
+from autograder.kernel.screen import WIDTH, wrap
 
 from .text import text
 
@@ -159,17 +160,20 @@ class Progress:
     def __str__(self) -> str:
         lines = [text("progress.title", got=self.score[0], total=self.score[1])]
         for ok, lesson, checked, points, message in self.titled():
-            lines.append(f"{'✓' if ok else '✗'} {lesson} · {checked} ({points}) {message}".rstrip())
+            head = f"{'✓' if ok else '✗'} {lesson} · {checked} ({points})"
+            lines.append(head + "".join(f"\n    {line}" for line in wrap(message, WIDTH - 4).splitlines()))
         return "\n".join(lines + self._missing())
 
     def _repr_html_(self) -> str:
         head = html.escape(text("progress.title", got=self.score[0], total=self.score[1]))
+        cell = "<td style='text-align: left; vertical-align: top; white-space: nowrap'>{}</td>"
         rows = "".join(
-            f"<tr><td>{'✓' if ok else '✗'}</td><td>{html.escape(lesson)}</td><td>{html.escape(checked)}</td>"
-            f"<td>{points}</td><td>{html.escape(message)}</td></tr>"
+            "<tr>" + "".join(cell.format(v) for v in ('✓' if ok else '✗', html.escape(lesson), html.escape(checked),
+                                                      points))
+            + f"<td style='text-align: left; vertical-align: top; white-space: pre-wrap'>{html.escape(message)}</td></tr>"
             for ok, lesson, checked, points, message in self.titled())
         missing = "".join(f"<p>{html.escape(line)}</p>" for line in self._missing())
-        header = "".join(f"<th>{html.escape(text(f'progress.{c}'))}</th>"
+        header = "".join(f"<th style='text-align: left'>{html.escape(text(f'progress.{c}'))}</th>"
                          for c in ("status", "lesson", "check", "points", "message"))
         return (f"<div class='lesson-progress'><p><b>{head}</b></p><table><tr>{header}</tr>{rows}"
                 f"</table>{missing}</div>")

@@ -13,6 +13,8 @@ import json
 import os
 import sys
 
+MAX_MESSAGE = 4000  # characters of a check's message kept (every line of it: a prediction's parts)
+
 
 def _run(shell, source: str):
     with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
@@ -37,7 +39,7 @@ def run_notebook(job: dict) -> list:
         message = "" if error is None else (
             str(error) if isinstance(error, AssertionError) else f"{type(error).__name__}: {error}")
         results.append({"id": test["id"], "points": test["points"], "passed": error is None,
-                        "message": message.splitlines()[0] if message else ""})
+                        "message": message[:MAX_MESSAGE]})
     return results
 
 

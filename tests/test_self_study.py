@@ -220,9 +220,8 @@ def test_in_a_course_the_graded_parts_are_left_to_grading_and_said(in_course, mo
     mine = true_properties(LocalJudge().variant("l1_graph_predictions"))  # ada's own code, as her notebook shows it
     wrong_graded = dict(mine, z=(not mine["z"][0], True, None), d=(not mine["d"][0], False, "SumBackward0"))
     checks.check_graph_predictions(wrong_graded)
-    out = capsys.readouterr().out
-    assert out == ("Right: `x`, `k`, `y` (visible tests). The grader checks `z`, `d` when it grades "
-                   "your notebook.\n")
+    out = " ".join(capsys.readouterr().out.split())
+    assert out == "Right: `x`, `k`, `y` (visible tests). The grader checks `z`, `d` when it grades your notebook."
     monkeypatch.chdir(in_course / "release" / "03_zeroing_grad")
     checks.check_accumulation_predictions(dict(ACCUMULATION_RIGHT, v_grad_after_one=123.0))
     out = capsys.readouterr().out
@@ -249,3 +248,47 @@ def test_questions_are_named_as_their_headings_in_the_notebooks_language(alone, 
     out = capsys.readouterr().out
     assert out.startswith(f"{question}：{right}" if lang == "zh" else f"{question}: {right}") and "l3_q1" not in out
     assert _failure(checks.check_choice, "l3_q1", None).startswith(question)
+
+
+# -- laid out for the screen -------------------------------------------------------------------
+@pytest.mark.parametrize("lang", ["en", "zh", "fr"])
+def test_messages_break_between_words_within_the_output_width(alone, monkeypatch, lang):
+    """JupyterLab breaks a text output's long line anywhere, mid-word: lines come broken
+    between words, no wider than the output area (a Chinese character is two columns)."""
+    from autograder.kernel.screen import WIDTH, columns, wrap
+
+    monkeypatch.setenv("AUTOGRAD_LESSONS_LANG", lang)
+    message = _failure(checks.check_train_loop, NEVER_CLEARED)
+    with pytest.raises(CheckFailed) as failed:
+        checks.check_train_loop(NEVER_CLEARED)
+    lines = failed.value._render_traceback_()
+    assert len(lines) > 1 and all(columns(line) <= WIDTH for line in lines), lines
+    assert "".join("".join(lines).split()) == "".join(message.split())  # nothing lost, nothing added
+    if lang != "zh":  # every break falls between two words
+        assert " ".join(lines) == " ".join(message.split())
+    assert wrap("x" * 200) == "x" * 200  # a piece longer than a line stays whole
+
+
+def test_an_answer_not_written_yet_is_one_sentence_in_the_notebooks_language(alone, monkeypatch):
+    """nbgrader's stub, run (Run All on a fresh lesson), says what to do instead of showing
+    Python's English traceback; a NotImplementedError with a message of its own is as usual."""
+    from IPython.core.interactiveshell import InteractiveShell
+
+    from autograder.kernel.screen import wrap
+    from lessons import stub
+    from lessons.text import text
+
+    monkeypatch.setenv("AUTOGRAD_LESSONS_LANG", "es")
+    shell = InteractiveShell.instance()
+    shown = []
+    monkeypatch.setattr(shell, "_showtraceback", lambda etype, value, stb: shown.append(stb))
+    monkeypatch.setattr(shell, "custom_exceptions", ())
+    stub.install()
+    try:
+        result = shell.run_cell("predictions = {}\n# YOUR CODE HERE\nraise NotImplementedError()")
+        assert isinstance(result.error_in_exec, NotImplementedError)  # the cell still fails
+        assert shown[-1] == wrap(text("exercise.stub")).splitlines() and "Todavía" in shown[-1][0]
+        shell.run_cell("def f():\n    raise NotImplementedError('my own reason')\nf()")
+        assert "my own reason" in "\n".join(shown[-1]) and len(shown[-1]) > 1
+    finally:
+        shell.set_custom_exc((), None)

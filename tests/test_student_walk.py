@@ -34,6 +34,7 @@ from autograder import messages
 from autograder.judges import variants
 from autograder.judges.lesson1.graph_predictions import true_properties
 from autograder.judges.lesson3.accumulation_predictions import true_values, v_truth
+from autograder.kernel.screen import wrap
 from autograder.wire.exercises import EXERCISES
 from lessons import text as lesson_text
 
@@ -125,6 +126,9 @@ def _run_all(walk: Walk, nb) -> None:
             assert TAG in cell.metadata.get("tags", []), f"{cell.id} failed on Run All: {shown.failure[-500:]}"
         if shown.ename == "CheckFailed":
             assert not INTERNAL.search(shown.failure) and shown.failure.strip(), (cell.id, shown.failure)
+        if shown.ename == "NotImplementedError":  # an answer not written yet: one sentence, in the language
+            with in_language(walk.lang):
+                assert shown.failure == wrap(lesson_text.text("exercise.stub")), (cell.id, shown.failure)
         elif TAG in cell.metadata.get("tags", []) and "check_" in cell.source:
             assert shown.error is None or shown.ename == "CheckFailed", (cell.id, shown.failure[-500:])
         if ("widgets." in cell.source or "quiz.quick_check" in cell.source) and "import" not in cell.source:
@@ -152,7 +156,7 @@ def _exercise(walk: Walk, nb, source, spec) -> str:
     tiers = lesson_text.raw(f"hints.{spec.name}", walk.lang) if spec.hints else {}
     for level in (1, 2, 3)[:len(tiers)]:
         said_now = walk.same(f"exercises.{spec.name}.hint({level})", failing=False)
-        assert tiers[str(level)] in said_now
+        assert wrap(tiers[str(level)]) in said_now  # laid out for the screen (autograder.kernel.screen)
     walk.same(right, failing=False)
     assert walk.same(check, failing=False) == _passed(walk, spec)
     return right

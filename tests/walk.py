@@ -103,7 +103,7 @@ def in_language(lang: str):
 
 
 def said(call) -> tuple[str, str]:
-    """(what ``call()`` printed, the message it failed with, or "")."""
+    """(what ``call()`` printed, the message it failed with as the cell shows it, or "")."""
     from autograder.kernel.checks import CheckFailed
 
     out = io.StringIO()
@@ -111,7 +111,7 @@ def said(call) -> tuple[str, str]:
         try:
             call()
         except CheckFailed as failed:
-            return out.getvalue(), str(failed)
+            return out.getvalue(), "\n".join(failed._render_traceback_())
     return out.getvalue(), ""
 
 

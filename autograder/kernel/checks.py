@@ -27,7 +27,7 @@ from .. import messages, titles
 from ..wire.exercises import ALL, CHECKS
 from ..wire.spec import Exercise
 from ..wire.verdict import Verdict
-from . import connection
+from . import connection, screen
 
 
 class CheckFailed(AssertionError):
@@ -41,7 +41,7 @@ class CheckFailed(AssertionError):
     on past it only where the cell's ``raises-exception`` tag allows."""
 
     def _render_traceback_(self) -> list:
-        return str(self).splitlines() or [""]
+        return screen.wrap(str(self)).splitlines() or [""]
 
 
 @contextlib.contextmanager
@@ -56,11 +56,11 @@ def _quiet():
 def _conclude(verdict: Verdict | None, what: str, cases: str) -> None:
     __tracebackhide__ = True
     if verdict is None:
-        print(messages.text("general.recorded", what=what))
+        print(screen.wrap(messages.text("general.recorded", what=what)))
     elif not verdict.ok:
         raise CheckFailed(verdict.message)
     else:
-        print(messages.text("general.passed", what=what, cases=messages.text(f"general.cases_{cases}")))
+        print(screen.wrap(messages.text("general.passed", what=what, cases=messages.text(f"general.cases_{cases}"))))
 
 
 def _conclude_parts(parts: list, what: str, cases: str) -> None:
@@ -80,9 +80,9 @@ def _conclude_parts(parts: list, what: str, cases: str) -> None:
 def _left_to_grading(spec: Exercise, answer: dict, what: str, cases: str) -> None:
     """A visible check in a course that judged some parts and left the graded ones to the judge."""
     checked = [name for name in (answer if isinstance(answer, dict) else {}) if name not in spec.graded_parts]
-    print(messages.text("general.passed_partly", checked=", ".join(f"`{n}`" for n in checked),
-                        cases=messages.text(f"general.cases_{cases}"),
-                        left=", ".join(f"`{n}`" for n in spec.graded_parts)))
+    print(screen.wrap(messages.text("general.passed_partly", checked=", ".join(f"`{n}`" for n in checked),
+                                    cases=messages.text(f"general.cases_{cases}"),
+                                    left=", ".join(f"`{n}`" for n in spec.graded_parts))))
 
 
 def observer(spec: Exercise):
@@ -171,14 +171,14 @@ def check_choice(question: str, answer, key: str | None = None, cases: str = "vi
     except AssertionError as wrong:
         why = _why(question, shown, answer)
         if why:
-            raise CheckFailed(f"{wrong} {why}") from None
+            raise CheckFailed(messages.text("general.sentences", first=str(wrong), then=why)) from None
         raise
     if verdict is None or (key is None and shown is None):
-        print(messages.text("quiz.recorded", title=titles.text(titles.question(question)),
-                            got=str(answer).strip().lower().rstrip(")")))
+        print(screen.wrap(messages.text("quiz.recorded", title=titles.text(titles.question(question)),
+                                        got=str(answer).strip().lower().rstrip(")"))))
     else:
-        print(" ".join(filter(None, [messages.text("quiz.right", title=titles.text(titles.question(question))),
-                                     _why(question, shown, answer)])))
+        right, why = messages.text("quiz.right", title=titles.text(titles.question(question))), _why(question, shown, answer)
+        print(screen.wrap(messages.text("general.sentences", first=right, then=why) if why else right))
 
 
 def _published_shown(question: str) -> dict | None:
