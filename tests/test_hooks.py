@@ -133,8 +133,8 @@ def test_entries_past_the_walk_and_the_budget_are_set_aside_and_the_notebook_sta
 
 def test_special_files_and_odd_names(tmp_path):
     """A device file that reads forever (shutil.copy would), a socket, a FIFO named like a
-    notebook in a folder: set aside; folders named with a newline, terminal escapes, bytes that
-    are not UTF-8: kept, with their files."""
+    notebook in a folder, a folder named like a notebook: set aside; folders named with a
+    newline, terminal escapes, bytes that are not UTF-8: kept, with their files."""
     folder = _submitted(tmp_path)
     os.mknod(folder / "data.csv", stat.S_IFCHR | 0o666, os.makedev(1, 5))
     here = os.getcwd()
@@ -146,12 +146,14 @@ def test_special_files_and_odd_names(tmp_path):
         os.chdir(here)
     (folder / "sub").mkdir()
     os.mkfifo(folder / "sub" / "a1.ipynb")
+    (folder / "notes.ipynb").mkdir()  # (nbgrader would read it as a notebook)
+    (folder / "notes.ipynb" / "x.txt").write_text("x")
     odd = ["new\nline\x1b]0;title\x07", os.fsdecode(b"bytes-\xff\xfe")]
     for name in odd:
         (folder / name).mkdir()
         (folder / name / "notes.txt").write_text("mine")
     moved = hooks.quarantine_unsafe_files("a1", "*", [str(folder / "a1.ipynb")])
-    assert sorted(map(str, moved)) == ["data.csv", "s.sock", os.path.join("sub", "a1.ipynb")]
+    assert sorted(map(str, moved)) == ["data.csv", "notes.ipynb", "s.sock", os.path.join("sub", "a1.ipynb")]
     assert sorted(find_all_files(str(folder), ["*.ipynb"])) == sorted(str(folder / n / "notes.txt") for n in odd)
     assert stat.S_ISCHR((_quarantine(tmp_path) / "data.csv").lstat().st_mode)
 

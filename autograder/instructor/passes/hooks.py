@@ -7,7 +7,8 @@
   pattern (quadratic in the entries of a folder). What nbgrader must not be given is moved
   (the link itself, never its target; a folder whole, by one rename) to
   ``autograder-logs/<assignment>/quarantine/<student>/``: nothing is lost, nothing is
-  followed. That is every link and special file, everything ``files.Walk`` does not look at
+  followed. That is every link and special file (and a folder named like a notebook, which
+  nbgrader would read as one), everything ``files.Walk`` does not look at
   (deeper than ``files.MAX_DEPTH``, a path past ``files.MAX_PATH``, past
   ``files.MAX_ENTRIES`` entries, a folder it cannot read), files and folders past the budget
   (``files.MAX_FILES`` entries, ``files.MAX_BYTES``), and a notebook larger than
@@ -63,6 +64,10 @@ def unsafe(folder: Path) -> list:
         info = entry.info
         if entry.depth == 0:
             looked.add(entry.name)
+            if stat.S_ISDIR(info.st_mode) and entry.name.endswith(".ipynb"):  # nbgrader would read it as one
+                aside.append((entry.relative, "a folder named like a notebook"))
+                entry.enter = False
+                continue
         if stat.S_ISDIR(info.st_mode) or (stat.S_ISREG(info.st_mode) and not entry.name.endswith(".ipynb")):
             size = 0 if stat.S_ISDIR(info.st_mode) else info.st_size
             if kept_entries >= files.MAX_FILES or kept_bytes + size > files.MAX_BYTES:
