@@ -2036,6 +2036,21 @@ FOLDERS = [
            "a device file that reads forever, a socket, a FIFO named like the notebook in a folder, and "
            "folder names with newlines, terminal escapes or bytes that are not UTF-8 are set aside or graded "
            "past: the notebook is graded as usual", files=_special_entries),
+    Attack("kernel_makes_deep_folders", "class",
+           {"fit_line": HONEST + '''
+for _zz_top in (_zz_os.getcwd(), _zz_os.environ.get("TMPDIR") or "/tmp", "/tmp"):
+    try:
+        _zz_fd = _zz_os.open(_zz_top, _zz_os.O_RDONLY | _zz_os.O_DIRECTORY)
+        for _ in range(1500):
+            _zz_os.mkdir("zz-d", dir_fd=_zz_fd)
+            _zz_inner = _zz_os.open("zz-d", _zz_os.O_RDONLY | _zz_os.O_DIRECTORY, dir_fd=_zz_fd)
+            _zz_os.close(_zz_fd)
+            _zz_fd = _zz_inner
+        _zz_os.close(_zz_fd)
+    except Exception:
+        pass
+'''}, NOTHING, "1 500 nested folders made by the kernel in its own folder and its temporary folders are "
+           "removed with it (a recursive removal would raise RecursionError in the grader): nothing is lost"),
 ]
 
 
