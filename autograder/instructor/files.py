@@ -28,8 +28,9 @@ MAX_BYTES = 50 * 2 ** 20
 # plots included, is under 2 MB; nbformat needs several times a file's size in memory).
 MAX_NOTEBOOK_BYTES = 40 * 2 ** 20
 # What one walk of a student's folder looks at: an honest submission is a notebook or two,
-# perhaps a data folder (a few entries, two levels); these bound the walk's time (2 000
-# entries: 6 ms), its open descriptors (one a level) and the length of every path it makes.
+# perhaps a data folder (a few entries, two levels); these bound the walk's time (2 000 files:
+# 39 ms, 2 000 empty folders: 170 ms, measured with both cores of a 2-core machine busy), its
+# open descriptors (one a level) and the length of every path it makes.
 MAX_DEPTH = 16  # folders within folders
 MAX_ENTRIES = 2000  # entries listed, in all its folders
 MAX_PATH = 1024  # characters of an entry's path beneath the walked folder

@@ -93,11 +93,14 @@ def _names(folder: Path) -> list:
 
 
 def _outermost(aside: list) -> list:
-    """``aside`` without what lies in a folder it also holds."""
+    """``aside`` without what lies in a folder it also holds (a folder sorts before what is in it)."""
     kept: list = []
+    held: set = set()
     for relative, why in sorted(set(aside)):
-        if not any(relative.startswith(outer + os.sep) for outer, _ in kept):
+        parts = relative.split(os.sep)
+        if not any(os.sep.join(parts[:n]) in held for n in range(1, len(parts))):
             kept.append((relative, why))
+            held.add(relative)
     return kept
 
 
@@ -110,10 +113,12 @@ def quarantine_unsafe_files(assignment: str, student: str, notebooks: list) -> l
         return []
     student_id, assignment_id, root = folder.parent.name, folder.name, folder.parents[2]
     target = _fresh(root / "autograder-logs" / assignment_id / "quarantine", student_id)
-    moved = []
+    moved, made = [], {target}
     for relative, _ in aside:
         destination = target / relative
-        destination.parent.mkdir(parents=True, exist_ok=True)
+        if destination.parent not in made:
+            destination.parent.mkdir(parents=True, exist_ok=True)
+            made.add(destination.parent)
         try:
             os.rename(folder / relative, destination)
         except FileNotFoundError:  # it vanished since it was looked at
