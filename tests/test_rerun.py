@@ -290,3 +290,28 @@ def test_copy_regular_for_an_owner_takes_only_what_that_user_owns(tmp_path):
     (target / "mine.ipynb").unlink()
     refused = files.copy_regular(source, target, owner=daemon)
     assert refused.refused and list(target.iterdir()) == [] and refused.files == 0
+
+
+@pytest.mark.skipif(os.geteuid() != 0, reason="gives files to other users: needs root")
+def test_a_file_swapped_in_after_it_was_looked_at_is_seen_as_it_is(tmp_path):
+    """bin renames a file of its own over daemon's notebook after the walk looked at it (the
+    listing said daemon's) and before it is copied: the owner is checked on the open file, so
+    bin's is not copied as daemon's."""
+    daemon, bin_ = pwd.getpwnam("daemon").pw_uid, pwd.getpwnam("bin").pw_uid
+    source, target = tmp_path / "source", tmp_path / "target"
+    source.mkdir()
+    target.mkdir()
+    (source / "mine.ipynb").write_text("DAEMON'S")
+    (tmp_path / "bins.ipynb").write_text("BIN'S")
+    os.chown(source / "mine.ipynb", daemon, -1)
+    os.chown(tmp_path / "bins.ipynb", bin_, -1)
+    os.chown(source, daemon, -1)
+
+    def swap(name: str) -> bool:  # called once the entry is looked at, before it is opened
+        if name == "mine.ipynb":
+            os.replace(tmp_path / "bins.ipynb", source / "mine.ipynb")
+        return False
+
+    copied = files.copy_regular(source, target, skip=swap, owner=daemon)
+    assert list(target.iterdir()) == [] and copied.files == 0
+    assert copied.skipped == [("mine.ipynb", "owned by 'bin', not by the folder's owner 'daemon'")]
