@@ -18,20 +18,16 @@ from .variants import label
 LETTERS = ("a", "b", "c", "d")
 
 
-def _say(key: str, lang: str | None, **fields) -> str:
-    """The message ``key`` in ``lang`` (None: the reader's language, as ``messages.text``)."""
-    return messages.render(key, fields, lang)
-
-
 def _parts(qid: str, shown: dict, lang: str | None = None) -> tuple:
-    """(note, given, code, [(letter, text)]) of a variant; option texts are Markdown (code in backticks)."""
+    """(note, given, code, [(letter, text)]) of a variant; option texts are Markdown (code in backticks).
+    ``lang`` None: the reader's language, as ``messages.text``."""
     params, literals = shown["params"], shown["params"].get("literals", {})
     if shown.get("missing"):
-        note = _say("quiz.variant_missing", lang)
+        note = messages.render("quiz.variant_missing", {}, lang)
     else:
-        note = "" if shown.get("published") else _say("quiz.variant", lang, label=label(shown))
-    given = _say(f"quiz.{qid}.given", lang, **params) if messages.has(f"quiz.{qid}.given") else ""
-    options = [(letter, f"`{literals[option]}`" if option in literals else _say(f"quiz.{qid}.{option}", lang, **params))
+        note = "" if shown.get("published") else messages.render("quiz.variant", {"label": label(shown)}, lang)
+    given = messages.render(f"quiz.{qid}.given", params, lang) if messages.has(f"quiz.{qid}.given") else ""
+    options = [(letter, f"`{literals[option]}`" if option in literals else messages.render(f"quiz.{qid}.{option}", params, lang))
                for letter, option in zip(LETTERS, shown["order"])]
     return note, given, shown["code"], options
 
