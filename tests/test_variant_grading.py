@@ -135,7 +135,7 @@ def test_feedback_and_report_name_the_variant_and_count_mistakes_across_variants
         feedback_page = root / "feedback" / student / NAME / f"{NAME}.html"
         for i, question in enumerate(QUESTIONS, 1):
             label = variants.of_student(SECRET, question, student).label
-            said = f"Quick Check {question} (your variant {label}):"
+            said = f"Question {i} (your variant {label}):"  # as its heading names it, never by its id
             test_cell = next(c for c in nb.cells if c.get("id") == f"quiz_q{i}")
             assert said in "".join(o.get("evalue", "") + o.get("text", "") for o in test_cell.outputs)
             assert said in page_text(feedback_page)
