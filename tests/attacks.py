@@ -2119,7 +2119,250 @@ READ_BY_THE_INSTRUCTOR = [
 ]
 
 
-ATTACKS = HOOKS + JUDGE + FILES + PROCESSES + DISRUPTIVE + KILL + THIRD_ROUND + FOLDERS + READ_BY_THE_INSTRUCTOR
+
+# -- what a kernel sends the grader and the judge, and what it takes of the machine (issue 34) ---------
+# A kernel's code holds its session key and sockets: it can send the grader any frames, signed.
+SENDS_RAW = """
+import json as _zz_j
+_zz_k = get_ipython().kernel
+def _zz_frames(kind, content, parent=None, header=None, metadata=b"{}", extra=()):
+    s = _zz_k.session
+    parts = [header if header is not None else s.pack(s.msg_header(kind)),
+             parent if parent is not None else s.pack(dict(_zz_k.get_parent().get("header", {}))),
+             metadata, content if isinstance(content, bytes) else _zz_j.dumps(content).encode()]
+    return [b"<IDS|MSG>", s.sign(parts)] + parts + list(extra)
+def _zz_iopub(kind, content, **kw):
+    _zz_k.iopub_socket.send_multipart([b"zz"] + _zz_frames(kind, content, **kw))
+def _zz_shell(kind, content, **kw):
+    ident = _zz_k._parent_ident["shell"]
+    _zz_k.shell_stream.socket.send_multipart((list(ident) if isinstance(ident, list) else [ident])
+                                             + _zz_frames(kind, content, **kw))
+"""
+MALFORMED_IOPUB = SENDS_RAW + """
+_zz_D = {"data": {"text/plain": "a"}, "metadata": {}}
+for _zz_kind, _zz_content, _zz_kw in [
+        ("stream", [1, 2], {}), ("display_data", "zz", {}), ("execute_result", 5, {}), ("stream", None, {}),
+        ("stream", {"text": "x"}, {}), ("stream", {"name": 7, "text": "x"}, {}), ("stream", {"name": "stdout"}, {}),
+        ("display_data", {"data": {"text/plain": 5}, "metadata": {}}, {}), ("display_data", {"data": [1]}, {}),
+        ("display_data", dict(_zz_D, metadata=[1]), {}), ("display_data", dict(_zz_D, transient=[1]), {}),
+        ("display_data", dict(_zz_D, transient={"display_id": {"a": 1}}), {}),
+        ("update_display_data", dict(_zz_D, transient={"display_id": [1]}), {}),
+        ("execute_result", dict(_zz_D, execution_count="7"), {}), ("execute_input", {"execution_count": [1]}, {}),
+        ("error", {"ename": 1, "evalue": "v", "traceback": "t"}, {}), ("status", {"execution_state": 5}, {}),
+        ("clear_output", {"wait": "soon"}, {}), ("comm_msg", [1], {}), ("comm_open", "x", {}),
+        ("stream", {"name": "stdout", "text": "x"}, {"parent": b"[1]"}),
+        ("stream", {"name": "stdout", "text": "x"}, {"parent": b'{"msg_id": 5}'}),
+        ("stream", {"name": "stdout", "text": "x"}, {"header": b"[1]"}),
+        ("stream", {"name": "stdout", "text": "x"}, {"header": b'{"msg_id": "a", "msg_type": ["stream"]}'}),
+        ("stream", {"name": "stdout", "text": "x"}, {"header": b'{"msg_type": "stream"}'}),
+        ("stream", {"name": "stdout", "text": "x"}, {"metadata": b"[1]", "extra": [b"zz" * 1000]}),
+        ("stream", b"{not json", {}), ("display_data", b'{"data": {"application/json": ' + b"[" * 900 + b"]" * 900
+                                       + b'}, "metadata": {}}', {}),
+        ("x" * 5000, {}, {})]:
+    _zz_iopub(_zz_kind, _zz_content, **_zz_kw)
+_zz_k.iopub_socket.send_multipart([b"zz", b"<IDS|MSG>", b"", b"{}", b"{}", b"{}", b"{}"])
+_zz_k.iopub_socket.send_multipart([b"zz", b"no delimiter"])
+"""
+MALFORMED_SHELL = SENDS_RAW + """
+for _zz_content in ([1], "zz", {}, {"status": 5}, {"status": "error"}, {"status": "error", "ename": "E", "evalue": "v",
+                                                                          "traceback": [1]}):
+    _zz_shell("execute_reply", _zz_content)
+_zz_shell("stream", {"name": "stdout", "text": "x"})
+_zz_shell("kernel_info_reply", {"status": "ok", "protocol_version": 5, "language_info": []})
+"""
+STREAM_NAMES = SENDS_RAW + """
+for _ in range(40):  # 280 of these grew the grading process by 840 MB
+    _zz_iopub("stream", {"name": "n" * 3_000_000, "text": "zz"})
+"""
+ERROR_FLOOD = """
+for _ in range(100):  # 300 of these made a 57 MB autograded notebook and a 29 MB feedback page
+    try:
+        raise ValueError("e" * 198_000)
+    except ValueError:
+        get_ipython().showtraceback()
+"""
+FAN_OUT = """
+from IPython.display import display as _zz_display, update_display as _zz_update
+for _ in range(400):  # then one update that nbclient copies into all 400: 38 MB
+    _zz_display({"text/plain": "x"}, raw=True, display_id="zz")
+_zz_update({"text/plain": "y" * 120_000}, raw=True, display_id="zz")
+"""
+EVERY_FIELD = SENDS_RAW + """
+_zz_iopub("display_data", {"data": {"text/plain": "a"}, "metadata": {"zz": "m" * 900_000}})
+for _ in range(5):
+    _zz_iopub("comm_msg", {"comm_id": "zz", "data": {"state": {"zz": "s" * 500_000}}}, extra=[b"b" * 3_000_000])
+_zz_iopub("display_data", {"data": {"application/json": {"zz": [0] * 200_000}}, "metadata": {}})
+from IPython.display import display as _zz_display, clear_output as _zz_clear
+for _ in range(200):
+    _zz_display({"text/plain": "c" * 50_000}, raw=True)
+    _zz_clear(wait=True)
+print("after")
+"""
+GROWS_IN_PAGES = """
+for _zz_text in ("&" * 95_000, "<li>" * 24_000, "\\n" * 90_000, "\\x1b[1;4;31;42mz" * 10_000, "\\u2028" * 90_000,
+                 "\\r" * 90_000):
+    for _ in range(8):
+        print(_zz_text, flush=True)
+"""
+# the judge: a fresh connection after each restart once meant a fresh budget
+RESTARTS_FOR_A_NEW_BUDGET = """
+def _zz_flood(megabytes):
+    sent = 0
+    try:
+        for fd in _zz_judge_fds()[:1]:
+            for _ in range(megabytes):
+                _zz_send(fd, b"x" * (2**20 - 100) + b"\\n")
+                sent += 1
+    except Exception:
+        pass
+    return sent
+"""
+FLOODS_THEN_EXITS = RESTARTS_FOR_A_NEW_BUDGET + """
+_zz_flood(10)
+_zz_os._exit(0)
+"""
+PROBES_THE_JUDGE = """
+from autograder.kernel import connection as _zz_connection
+from autograder.wire.exercises import CHECKS as _zz_CHECKS
+try:
+    _zz_connection.judge().scenarios(_zz_CHECKS["check_train_loop"], "visible")
+    _zz_reached("the judge answered a notebook that had sent it 20 MB, over two kernels")
+except Exception:
+    pass
+"""
+HASHES_ALIKE = """
+from autograder.kernel import connection as _zz_connection
+from autograder.wire.exercises import CHECKS as _zz_CHECKS
+_zz_alike = {"$set": [1 + i * (2**61 - 1) for i in range(10_000)]}
+try:
+    for _ in range(30):  # 0.38 s of the judge's CPU per set, with the judge answering nobody else
+        for _zz_token, _ in _zz_connection.judge().scenarios(_zz_CHECKS["check_value_backward"], "visible")[:1]:
+            _zz_connection.judge().report(_zz_token, {"data": _zz_alike, "grads": _zz_alike, "calls": []})
+except Exception as _zz_e:
+    print("judge:", type(_zz_e).__name__)
+"""
+HOARDS_SCENARIOS = """
+from autograder.kernel import connection as _zz_connection
+from autograder.wire.exercises import CHECKS as _zz_CHECKS
+_zz_held = [0]
+def _zz_hoard():  # (a thread: past its cell's timeout, while the notebook's last cells run)
+    try:
+        while _zz_held[0] <= 9 * 2**20:  # (the scenarios the judge makes fastest: 2.6 MB a second of its CPU)
+            for _, _zz_data in _zz_connection.judge().scenarios(_zz_CHECKS["check_freeze_body"], "all"):
+                _zz_held[0] += len(__import__("json").dumps(_zz_data))
+    except Exception:  # (the judge refused)
+        pass
+_zz_hoarder = _zz_threading.Thread(target=_zz_hoard, daemon=True)
+_zz_hoarder.start()
+"""
+HOARDED = """
+_zz_hoarder.join(8)
+if _zz_held[0] > 9 * 2**20:
+    _zz_reached("the judge issued %d MB of scenarios to one notebook" % (_zz_held[0] // 2**20))
+"""
+HOST_WIDE = """
+import select as _zz_select, signal as _zz_signal
+_zz_c = _zz_libc()
+_zz_made = [fd for fd in (_zz_c.inotify_init1(0) for _ in range(130)) if fd >= 0]
+if _zz_made:
+    _zz_reached("%d inotify instances, the user's whole machine's" % len(_zz_made))
+for _zz_fd in _zz_made:
+    _zz_os.close(_zz_fd)
+if _zz_c.fanotify_init(0, 0) >= 0:
+    _zz_reached("a fanotify group")
+for _zz_what, _zz_call in (("a POSIX message queue", lambda: _zz_c.mq_open(b"/zz", 0o102, 0o600, None)),
+                           ("a System V message queue", lambda: _zz_c.msgget(0, 0o1600)),
+                           ("System V semaphores", lambda: _zz_c.semget(0, 8, 0o1600))):
+    if _zz_call() >= 0:
+        _zz_reached(_zz_what)
+try:
+    _zz_r, _zz_w = _zz_os.pipe()
+    import fcntl as _zz_fcntl
+    _zz_fcntl.fcntl(_zz_w, 1031, 2**20)
+    _zz_reached("a pipe of 1 MB (the user's pipe pages)")
+except Exception:
+    pass
+try:
+    _zz_os.mkfifo("zz-fifo")
+    _zz_reached("a FIFO")
+except Exception:
+    pass
+import ctypes as _zz_ctypes, threading as _zz_t
+_zz_signal.signal(_zz_signal.SIGRTMIN, lambda *a: None)
+_zz_signal.pthread_sigmask(_zz_signal.SIG_BLOCK, {_zz_signal.SIGRTMIN})
+_zz_info, _zz_queued = (_zz_ctypes.c_int * 32)(_zz_signal.SIGRTMIN, 0, -1), 0
+while _zz_queued < 5000 and _zz_c.syscall(297, _zz_os.getpid(), _zz_t.get_native_id(), _zz_signal.SIGRTMIN,
+                                           _zz_ctypes.byref(_zz_info)) == 0:
+    _zz_queued += 1
+if _zz_queued > 1000:
+    _zz_reached("%d queued signals (the user's RLIMIT_SIGPENDING)" % _zz_queued)
+_zz_polls, _zz_files, _zz_watches = [], [], 0
+try:
+    while len(_zz_polls) < 600:
+        _zz_polls.append(_zz_select.epoll())
+        _zz_files.append(_zz_os.eventfd(0))
+except OSError:
+    pass
+for _zz_p in _zz_polls:
+    for _zz_f in _zz_files:
+        try:
+            _zz_p.register(_zz_f, _zz_select.EPOLLIN)
+            _zz_watches += 1
+        except OSError:
+            pass
+for _zz_p in _zz_polls:
+    _zz_p.close()
+for _zz_f in _zz_files:
+    _zz_os.close(_zz_f)
+if _zz_watches > 50_000:
+    _zz_reached("%d epoll watches (the user's fs.epoll.max_user_watches)" % _zz_watches)
+"""
+
+MESSAGES_AND_LIMITS = [
+    Attack("malformed_kernel_messages", "class", {"dead_parameters": HONEST + MALFORMED_IOPUB}, NOTHING,
+           "its practice cell sends 32 IOPub messages that are not what Jupyter's protocol says (content a list, a "
+           "string, a number; fields missing; a wrong type in every field nbclient reads; unsigned, undelimited, not "
+           "JSON, nested 900 deep): the cell gets one error saying so and nothing else is lost (a list as content "
+           "once zeroed the whole notebook)"),
+    Attack("malformed_shell_replies", "class", {"train_accumulate": HONEST + MALFORMED_SHELL}, NOTHING,
+           "its practice cell forges replies on the shell channel that the protocol does not allow: at most that "
+           "cell fails"),
+    Attack("stream_names_of_megabytes", "class", {"accumulation_predictions": HONEST + STREAM_NAMES}, NOTHING,
+           "40 stream messages whose name is 3 MB: refused (a stream is stdout or stderr) and paid for as they "
+           "arrive, where the name once went uncounted (the grading process grew by 840 MB)"),
+    Attack("floods_error_outputs", "class", {"fit_line": HONEST + ERROR_FLOOD}, NOTHING,
+           "100 error outputs of 198 000 characters (shown, not raised): the budget counts error messages too, so "
+           "what comes back stays small"),
+    Attack("fans_out_one_update", "class", {"train_loop": HONEST + FAN_OUT}, NOTHING,
+           "400 displays sharing a display id, then one update of 120 000 characters nbclient would copy into each: "
+           "paid once per copy, so what comes back stays small"),
+    Attack("fills_every_field", "class", {"dead_parameters": HONEST + EVERY_FIELD}, NOTHING,
+           "900 kB of display metadata, comm messages with 3 MB buffers, 200 000 items of JSON data and 200 "
+           "displays of 50 000 characters each cleared again: every byte is paid for, what comes back stays small"),
+    Attack("text_that_grows_in_pages", "class", {"train_accumulate": HONEST + GROWS_IN_PAGES}, NOTHING,
+           "text that a notebook file or an HTML page makes bigger (& and < escaped, a line per line break, a "
+           "span per escape sequence): paid for at what it becomes, so the feedback page stays small"),
+    Attack("restarts_for_a_new_judge_budget", "class",
+           {"train_loop": HONEST + RESTARTS_FOR_A_NEW_BUDGET + "_zz_flood(10)\n", "fit_line": FLOODS_THEN_EXITS,
+            "dead_parameters": HONEST + PROBES_THE_JUDGE}, FIT,
+           "10 MB to the judge, then 10 MB more and os._exit: the restarted kernel's new connection gets no new "
+           "budget (a budget per connection once gave one notebook 64 s of the judge's CPU); fit_line died with "
+           "its kernel (0)"),
+    Attack("reports_sets_that_hash_alike", "class", {"fit_line": HASHES_ALIKE + HONEST}, NOTHING,
+           "30 practice reports holding two sets of 10 000 integers that all hash alike, before its fit_line: "
+           "decoded without building them (0.38 s a set once, while the judge answered nobody else: the cell "
+           "ran past its timeout and fit_line was never defined)"),
+    Attack("hoards_scenarios", "class",
+           {"dead_parameters": HONEST + HOARDS_SCENARIOS, "train_accumulate": HONEST + HOARDED}, NOTHING,
+           "asks the judge for scenarios again and again once its graded cells have run: 8 MB of them per notebook, "
+           "where only their number was bounded (10 000 of up to 19 kB)"),
+    Attack("takes_host_wide_counts", "class", {"dead_parameters": HONEST + HOST_WIDE}, NOTHING,
+           "inotify and fanotify instances, message queues, semaphores, a 1 MB pipe, a FIFO, thousands of queued "
+           "signals and of epoll watches: what Linux counts per user on the whole machine is refused or bounded"),
+]
+
+ATTACKS = HOOKS + JUDGE + FILES + PROCESSES + DISRUPTIVE + KILL + THIRD_ROUND + FOLDERS + READ_BY_THE_INSTRUCTOR \
+    + MESSAGES_AND_LIMITS
 BY_NAME = {a.name: a for a in ATTACKS}
 RUNS = sorted({a.run for a in ATTACKS}, key=[a.run for a in ATTACKS].index)
 assert len(BY_NAME) == len(ATTACKS), "attack names must be unique"
