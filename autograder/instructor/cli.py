@@ -8,6 +8,9 @@ command's own module.
     autograder course LANGUAGE --into DIR
     autograder secret [--course DIR]
     autograder variants ASSIGNMENT [--student ID ...] [--course DIR] [--db-url URL]
+    autograder export [--roster FILE] [--id-is COLUMN] [--lms canvas|moodle ...]
+                      [--canvas-assignment ASSIGNMENT=ID ...] [--assignment NAME ...] [--into DIR]
+                      [--course DIR] [--db-url URL]
 
 ``grade`` (``grading.command``) grades every submission that is new or changed since it was
 graded (``--force``: every one; or only the named students: a regrade touches nobody else),
@@ -16,7 +19,8 @@ class report and prints the class's most common mistakes. ``report`` (``reports.
 writes the class reports again from the gradebook (without grading). ``course``
 (``course.command``) writes the course directory in one language (nbgrader works on it
 unchanged). ``secret`` and ``variants`` (``exchange.variants``) give each student their own
-variant of every generated question. Before anything starts, the arguments are checked (``grading.preflight``): a
+variant of every generated question. ``export`` (``lms_export``) writes the class's scores for
+Canvas's and Moodle's gradebook import, beside nbgrader's grades.csv. Before anything starts, the arguments are checked (``grading.preflight``): a
 command that cannot run says why in one sentence, and what to run instead.
 """
 from __future__ import annotations
@@ -60,6 +64,23 @@ def parser() -> argparse.ArgumentParser:
     v.add_argument("assignment")
     v.add_argument("--student", action="append", default=None, help="a student not (yet) in the gradebook")
     _course_arguments(v)
+    e = sub.add_parser("export", help="the class's scores for the LMS's gradebook import (Canvas, Moodle), "
+                                      "beside nbgrader's grades.csv")
+    e.add_argument("--roster", type=Path, default=None,
+                   help="the students' LMS identifiers: the roster the hub records at each launch, or a CSV "
+                        "with a student_id column and any of its columns (see the README)")
+    e.add_argument("--id-is", choices=["email", "login_id", "sis_user_id", "lms_user_id", "canvas_user_id"],
+                   default=None, help="which LMS identifier the student ids themselves are (for students "
+                                      "the roster lacks)")
+    e.add_argument("--lms", action="append", choices=["canvas", "moodle"], default=None,
+                   help="write this LMS's file only (repeat for both; default: both)")
+    e.add_argument("--canvas-assignment", action="append", default=None, metavar="ASSIGNMENT=ID",
+                   help="the Canvas assignment an assignment's scores go to (its id, from its address); "
+                        "without it Canvas's import makes a new assignment")
+    e.add_argument("--assignment", action="append", default=None,
+                   help="export only this assignment (repeat for several; default: every one in the gradebook)")
+    e.add_argument("--into", type=Path, default=None, help="folder for the files (default: the course folder)")
+    _course_arguments(e)
     c = sub.add_parser("course", help="the course in another language")
     c.add_argument("language", help="es, pt, zh, fr, sv (or en)")
     c.add_argument("--into", type=Path, help="write an nbgrader course directory in that language here")
@@ -97,6 +118,8 @@ def main(argv=None) -> int:
         from .exchange.variants import secret_command as command
     elif args.command == "variants":
         from .exchange.variants import variants_command as command
+    elif args.command == "export":
+        from .lms_export import command
     else:
         from .course import command
     return command(args)

@@ -185,6 +185,11 @@ def spreadsheet_cell(value):
 def write_csv(path: str, columns: list, rows) -> None:
     """Rows (dicts) under a header, every field through ``spreadsheet_cell``."""
     with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows({key: spreadsheet_cell(value) for key, value in row.items()} for row in rows)
+        write_rows(f, columns, rows)
+
+
+def write_rows(f, columns: list, rows) -> None:
+    """``write_csv`` into a file already open (text, ``newline=""``)."""
+    writer = csv.DictWriter(f, fieldnames=columns, lineterminator="\n")
+    writer.writeheader()
+    writer.writerows({key: spreadsheet_cell(value) for key, value in row.items()} for row in rows)
