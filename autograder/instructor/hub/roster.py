@@ -26,8 +26,9 @@ last_launch        when the student last launched (UTC, ISO 8601)
 The hub runs as root and writes the file for the instructor: a fresh file beside it (made by
 ``mkstemp``: never through a link another user placed), given to the instructor's user, mode
 0600 (it holds names and e-mail addresses of the whole class), then renamed over the old one. A
-new launch updates that student's row and keeps the others as they are. Writing every row again
-costs about 2 ms for 300 students (measured: ``tests/test_lti_launch.py``), once per launch.
+new launch updates that student's row and keeps the others as they are. Reading and writing every
+row again costs 14 ms a launch for a class of 300 (median of 50 launches, 37 kB, on the 2-core
+machine with other work running): the hub takes a class of 300 arriving at once in about 4 s.
 """
 from __future__ import annotations
 
