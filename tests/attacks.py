@@ -2171,7 +2171,15 @@ _zz_shell("stream", {"name": "stdout", "text": "x"})
 _zz_shell("kernel_info_reply", {"status": "ok", "protocol_version": 5, "language_info": []})
 """
 STREAM_NAMES = SENDS_RAW + """
-for _ in range(40):  # 280 of these grew the grading process by 840 MB
+for _ in range(15):  # 280 of these grew the grading process by 840 MB
+    _zz_iopub("stream", {"name": "n" * 3_000_000, "text": "zz"})
+"""
+FLOODS_THE_GRADER = SENDS_RAW + """
+_zz_big = b"b" * (4 * 2**20 - 100)
+for _ in range(40):  # one buffer as 250 frames of 4 MB: ZeroMQ keeps 1 GB of each message in the grader
+    _zz_k.iopub_socket.send_multipart([b"zz"] + _zz_frames("comm_msg", {"comm_id": "zz", "data": {}},
+                                                           extra=[_zz_big] * 250), copy=False)
+for _ in range(280):
     _zz_iopub("stream", {"name": "n" * 3_000_000, "text": "zz"})
 """
 ERROR_FLOOD = """
@@ -2328,8 +2336,12 @@ MESSAGES_AND_LIMITS = [
            "its practice cell forges replies on the shell channel that the protocol does not allow: at most that "
            "cell fails"),
     Attack("stream_names_of_megabytes", "class", {"accumulation_predictions": HONEST + STREAM_NAMES}, NOTHING,
-           "40 stream messages whose name is 3 MB: refused (a stream is stdout or stderr) and paid for as they "
-           "arrive, where the name once went uncounted (the grading process grew by 840 MB)"),
+           "15 stream messages whose name is 3 MB: refused (a stream is stdout or stderr) and paid for as they "
+           "arrive, where the name once went uncounted (280 of them grew the grading process by 840 MB)"),
+    Attack("floods_the_grader", "class", {"dead_parameters": HONEST + FLOODS_THE_GRADER}, NOTHING,
+           "its practice cell sends messages of 250 frames of 4 MB (one buffer, not copied: 1 GB a message in the "
+           "grading process), then 280 stream names of 3 MB: the kernel is ended past 64 MB, that cell alone "
+           "fails, and the rest of the notebook runs in a fresh kernel"),
     Attack("floods_error_outputs", "class", {"fit_line": HONEST + ERROR_FLOOD}, NOTHING,
            "100 error outputs of 198 000 characters (shown, not raised): the budget counts error messages too, so "
            "what comes back stays small"),

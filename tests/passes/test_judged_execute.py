@@ -300,3 +300,29 @@ def test_whatever_a_kernel_sends_its_notebook_and_page_stay_within_the_budget(tm
     assert in_file <= budget + 1_000 * notes and in_page <= budget + 1_000 * notes, (payload, in_file, in_page)
     last = nb.cells[-1]  # the notebook ran to its end
     assert last.execution_count and not any(o.get("ename") == "NotebookTimeout" for o in last.outputs), payload
+
+
+def test_a_kernel_that_sends_more_than_any_notebook_needs_is_ended(tmp_path):
+    """ZeroMQ keeps every frame of a message in the grading process until its last frame has
+    come, and a kernel can send one buffer as the same frame again and again: five messages of
+    250 frames of 4 MB, from 4 MB of the kernel's memory, took the grading process from 292 MB
+    to 1.3 GB. A relay counts the kernel's bytes before ZeroMQ keeps them and ends the kernel
+    past ``relay.MAX_KERNEL_BYTES`` (40 such messages then peaked at 339 MB): that cell says so
+    and gets no points, a fresh kernel replays the cells before, and the rest runs."""
+    from autograder.instructor.kernels import relay
+
+    frames = SENDS_RAW + (
+        "big = b'b' * (4 * 2**20 - 100)\n"
+        "for _ in range(40):\n"
+        "    _k.iopub_socket.send_multipart([b't'] + _frames('comm_msg', {'comm_id': 'c', 'data': {}},"
+        " extra=[big] * 250), copy=False)\n")
+    cells = ["x = 1", frames, "print('after', x)"]
+    config = Config()
+    config.CourseDirectory.root = str(ROOT)
+    executor = JudgedExecute(config=config, timeout=60)
+    resources = {"nbgrader": {"assignment": NAME, "notebook": NAME, "student": "s"}, "metadata": {"path": str(tmp_path)}}
+    nb, _ = executor.preprocess(nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(c) for c in cells]), resources)
+    errors = [o for o in nb.cells[1].outputs if o.output_type == "error"]
+    assert [o.ename for o in errors] == ["KernelFlooded"], nb.cells[1].outputs
+    assert f"more than {relay.MAX_KERNEL_BYTES // 2 ** 20} MB" in errors[0].evalue
+    assert "".join(o.get("text", "") for o in nb.cells[2].outputs) == "after 1\n"

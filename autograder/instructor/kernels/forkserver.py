@@ -40,11 +40,12 @@ from pathlib import Path
 import psutil
 from jupyter_client.asynchronous import AsyncKernelClient
 from jupyter_client.channels import AsyncZMQSocketChannel
+from jupyter_client.manager import AsyncKernelManager
 from jupyter_client.provisioning import LocalProvisioner
 from traitlets import Type
 
 from ...wire import framing
-from . import protocol, sandbox, unix_socket
+from . import protocol, relay, sandbox, unix_socket
 from .sandbox.syscalls import PR_SET_CHILD_SUBREAPER, die_with_parent, prctl
 
 KERNEL_NAME = "autograder-fork"
@@ -433,7 +434,9 @@ class ReadyClient(AsyncKernelClient):
     Its channels hand on only messages of Jupyter's protocol, each paid for from the
     notebook's budget (``protocol``; the kernel manager's ``autograder_launch["budget"]``, one
     for every kernel of a notebook), and it opens only the two channels the grader reads
-    (shell and IOPub): messages sent on a channel nobody reads would pile up in this process."""
+    (shell and IOPub): messages sent on a channel nobody reads would pile up in this process.
+    Both reach the kernel through a ``relay`` that counts the kernel's bytes before ZeroMQ
+    keeps them, and ends a kernel that sends more than any notebook needs (``flooded``)."""
 
     shell_channel_class = Type(ShellChannel)
     iopub_channel_class = Type(IOPubChannel)
@@ -442,6 +445,18 @@ class ReadyClient(AsyncKernelClient):
         super().__init__(**kwargs)
         launch = getattr(self.parent, "autograder_launch", None) or {}
         self.reader = protocol.Reader(self.session, launch.get("budget") or protocol.Budget())
+        self.sent = relay.Counter(self._end_kernel)
+        self._relays: list = []
+        self._kernel = None  # the kernel's process, as the channels start
+
+    @property
+    def flooded(self) -> bool:
+        """Did its kernel send more than ``relay.MAX_KERNEL_BYTES`` (and so was ended)?"""
+        return self.sent.flooded
+
+    def _end_kernel(self) -> None:
+        if self._kernel is not None:
+            self._kernel.kill()
 
     def execute(self, code: str, *args, **kwargs):
         """Send an execute request; a refused message that names no parent belongs to it."""
@@ -473,7 +488,8 @@ class ReadyClient(AsyncKernelClient):
     wait_for_ready = _async_wait_for_ready
 
     def _create_connected_socket(self, channel: str, identity: bytes | None = None):
-        """jupyter_client's socket, with ``MAX_MESSAGE`` and ``MAX_QUEUED`` set before it connects."""
+        """jupyter_client's socket, with ``MAX_MESSAGE`` and ``MAX_QUEUED`` set before it
+        connects, through a relay (``relay``) to the kernel's own."""
         import zmq
         from jupyter_client.connect import channel_socket_types
 
@@ -484,7 +500,13 @@ class ReadyClient(AsyncKernelClient):
         sock.setsockopt(zmq.RECONNECT_IVL, RECONNECT_MS)
         if identity:
             sock.identity = identity
-        sock.connect(self._make_url(channel))
+        url = self._make_url(channel)
+        if url.startswith("ipc://"):  # (a kernel's sockets lie in <kernel folder>/ipc/)
+            kernel_path = url.removeprefix("ipc://")
+            self._relays.append(relay.Relay(kernel_path, os.path.dirname(os.path.dirname(kernel_path)), channel,
+                                            self.sent))
+            url = "ipc://" + self._relays[-1].path
+        sock.connect(url)
         return sock
 
     def start_channels(self, shell: bool = True, iopub: bool = True, stdin: bool = False, hb: bool = False,
@@ -496,12 +518,28 @@ class ReadyClient(AsyncKernelClient):
         for ever. No stdin: grading kernels may not ask for input (``allow_stdin`` is off)."""
         import zmq
 
+        self._kernel = getattr(getattr(self.parent, "provisioner", None), "process", None)
         super().start_channels(shell=shell, iopub=iopub, stdin=False, hb=False, control=False)
         for channel in (self._shell_channel, self._iopub_channel):
             if channel is not None:
                 channel.reader = self.reader
         if self._shell_channel is not None and self._shell_channel.socket is not None:
             self._shell_channel.socket.setsockopt(zmq.SNDTIMEO, int(SEND_TIMEOUT * 1000))
+
+    def stop_channels(self) -> None:
+        super().stop_channels()
+        for channel_relay in self._relays:
+            channel_relay.close()
+
+
+class GradingKernelManager(AsyncKernelManager):
+    """jupyter_client's kernel manager without its own control socket: it never sends on it (a
+    grading kernel is interrupted by a signal and ended by SIGKILL), and what a kernel sent to
+    it would wait, unread, in the grading process."""
+
+    async def _async_post_start_kernel(self, **kwargs) -> None:
+        await super()._async_post_start_kernel(**kwargs)
+        self._close_control_socket()
 
 
 def install_kernelspec(prefix: Path) -> Path:

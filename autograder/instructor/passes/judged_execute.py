@@ -14,7 +14,8 @@
   notebook of each name is preceded by the instructor's own (``self_check.once``): if that
   does not get full marks, every such notebook is refused with the reason, never zeroed.
 * A cell that kills or hangs the kernel costs only itself: the cell gets an error
-  output, a fresh kernel replays the cells that ran before, and execution goes on.
+  output, a fresh kernel replays the cells that ran before, and execution goes on. So does
+  a kernel that sends more than any notebook needs (``kernels.relay``: it is ended).
   Plain Execute fails the whole notebook instead, and the student loses every point of it.
 * A whole notebook has a time budget (``notebook_timeout``; by default ten cells' worth of
   ``timeout``). Every wait here ends by it, and the cells it does not reach get an error
@@ -60,8 +61,8 @@ from ..grading import self_check
 from ..grading.time_budget import notebook_budget
 from ..judging import cells
 from ..judging.client import JudgeSession
-from ..kernels import protocol, services
-from ..kernels.forkserver import KERNEL_NAME
+from ..kernels import protocol, relay, services
+from ..kernels.forkserver import KERNEL_NAME, GradingKernelManager
 from ..kernels.sandbox import DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
 
 # Notes past the budget (one per cell and kind of output) outside graded cells: a notebook of a
@@ -88,6 +89,10 @@ class JudgedExecute(Execute):
     store_widget_state = False
     probe_timeout = 5  # seconds a live kernel has to answer kernel_info after a timeout
     restart_timeout = 60  # seconds a restarted kernel has to answer
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("kernel_manager_class", GradingKernelManager)
+        super().__init__(*args, **kwargs)
 
     # -- a notebook ---------------------------------------------------------------------
     def preprocess(self, nb, resources=None, km=None):
@@ -181,7 +186,7 @@ class JudgedExecute(Execute):
         try:
             cell, resources = super().preprocess_cell(cell, resources, index)
         except DeadKernelError:
-            self._record(cell, "kernel_died")
+            self._record(cell, "kernel_flooded" if self.kc.flooded else "kernel_died")
             self._restart_and_replay()
             return cell, self.resources
         except (CellTimeoutError, zmq.Again):  # timed out and the interrupt went unheeded; or no send
@@ -292,8 +297,9 @@ class JudgedExecute(Execute):
         return self._shell_reply(self.kc.kernel_info, self._left(timeout or self.probe_timeout))
 
     def _record(self, cell, key: str) -> None:
-        text = messages.render(f"grading.{key}", {}, self._language)
-        name = {"kernel_died": "KernelDied", "out_of_time": "NotebookTimeout"}.get(key, "KernelUnresponsive")
+        text = messages.render(f"grading.{key}", {"megabytes": relay.MAX_KERNEL_BYTES // 2 ** 20}, self._language)
+        name = {"kernel_died": "KernelDied", "out_of_time": "NotebookTimeout",
+                "kernel_flooded": "KernelFlooded"}.get(key, "KernelUnresponsive")
         cell.setdefault("outputs", []).append(
             NotebookNode(output_type="error", ename=name, evalue=text, traceback=[text]))
 
