@@ -2278,6 +2278,11 @@ for _zz_fd in _zz_made:
     _zz_os.close(_zz_fd)
 if _zz_c.fanotify_init(0, 0) >= 0:
     _zz_reached("a fanotify group")
+import ctypes as _zz_ctypes, threading as _zz_t
+_zz_aio = _zz_ctypes.c_ulong(0)
+if _zz_c.syscall(206 if _zz_os.uname().machine == "x86_64" else 0, 60_000, _zz_ctypes.byref(_zz_aio)) == 0:
+    _zz_reached("60 000 of the machine's AIO events (fs.aio-max-nr, every user's)")
+    _zz_c.syscall(207 if _zz_os.uname().machine == "x86_64" else 1, _zz_aio)
 for _zz_what, _zz_call in (("a POSIX message queue", lambda: _zz_c.mq_open(b"/zz", 0o102, 0o600, None)),
                            ("a System V message queue", lambda: _zz_c.msgget(0, 0o1600)),
                            ("System V semaphores", lambda: _zz_c.semget(0, 8, 0o1600))):
@@ -2369,8 +2374,9 @@ MESSAGES_AND_LIMITS = [
            "asks the judge for scenarios again and again once its graded cells have run: 8 MB of them per notebook, "
            "where only their number was bounded (10 000 of up to 19 kB)"),
     Attack("takes_host_wide_counts", "class", {"dead_parameters": HONEST + HOST_WIDE}, NOTHING,
-           "inotify and fanotify instances, message queues, semaphores, a 1 MB pipe, a FIFO, thousands of queued "
-           "signals and of epoll watches: what Linux counts per user on the whole machine is refused or bounded"),
+           "inotify and fanotify instances, message queues, semaphores, a 1 MB pipe, a FIFO, AIO events, thousands "
+           "of queued signals and of epoll watches: what Linux counts per user, or for every user, on the whole "
+           "machine is refused or bounded"),
 ]
 
 ATTACKS = HOOKS + JUDGE + FILES + PROCESSES + DISRUPTIVE + KILL + THIRD_ROUND + FOLDERS + READ_BY_THE_INSTRUCTOR \

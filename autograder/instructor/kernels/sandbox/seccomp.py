@@ -24,7 +24,9 @@
   (``pipe``, ``pipe2``, ``mknod``): a pipe's buffer counts against the user's
   ``fs.pipe-user-pages-soft`` (16 384 pages), and a kernel could make ~500 pipes and
   grow each to 1 MB (``F_SETPIPE_SZ``), past which every new pipe of the user gets a
-  single page. An honest kernel holds no pipe, queue or watch (its descriptors, measured:
+  single page; no asynchronous I/O contexts (``io_setup``): their events come from one
+  count for the whole machine, every user's (``fs.aio-max-nr``, 65 536), and a kernel took
+  60 000 with one call. An honest kernel holds no pipe, queue, watch or AIO context (its descriptors, measured:
   19 sockets, 29 eventfd and epoll descriptors, /dev/null). User namespaces (``unshare``,
   ``clone``) and keys are refused above; processes and threads, queued signals and epoll
   watches (which a kernel needs: ipykernel makes its event loops after this filter) are
@@ -57,12 +59,13 @@ SYSCALLS = {
         240, 241, 242, 243, 244, 245,  # mq_open, mq_unlink, mq_timedsend, mq_timedreceive, mq_notify, mq_getsetattr
         68, 64,  # msgget, semget
         22, 293, 133, 259,  # pipe, pipe2, mknod, mknodat
+        206, 207, 208, 209, 210, 333,  # io_setup, io_destroy, io_getevents, io_submit, io_cancel, io_pgetevents
     ]),
     "aarch64": dict(clone=220, clone3=435, deny=[
         198, 279, 447, 194, 438, 440, 272,
         221, 281, 117, 270, 271, 280, 241, 282, 217, 218, 219, 425, 426, 427,
         40, 39, 41, 51, 97, 268, 428, 429, 430, 431, 432, 433, 442,
-        26, 27, 262, 263, 180, 181, 182, 183, 184, 185, 186, 190, 59, 33,
+        26, 27, 262, 263, 180, 181, 182, 183, 184, 185, 186, 190, 59, 33, 0, 1, 2, 3, 4, 292,
     ]),
 }
 
