@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 from urllib.parse import quote
+from html import escape
 
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
@@ -28,6 +29,8 @@ from autograder.messages import LANGUAGES
 
 # lab_config/language/<lang>/overrides.json: the locale setting for each language with a pack
 SETTINGS = Path(__file__).resolve().parent / "lab_config" / "language"
+from . import lesson_fetch, text
+
 PLUGIN = "@jupyterlab/translation-extension:plugin"
 
 
@@ -88,17 +91,34 @@ def save_locale(user_settings_dir: str | Path, value: str) -> Path:
 
 
 class LanguageHandler(JupyterHandler):
-    """``/lessons/<lang>[/<path under that language's lessons>]``."""
+    """``/lessons/<lang>[/<path under that language's lessons>]``. Where the server's root has
+    no published lessons (a student's home on the course's JupyterHub), a lesson's path opens
+    the student's own copy, fetched and put in ``lang`` first if they have none
+    (``lesson_fetch``), or says in ``lang`` that it is not released yet."""
 
     @web.authenticated
-    def get(self, lang: str, path: str = "") -> None:
+    async def get(self, lang: str, path: str = "") -> None:
         save_locale(_user_settings_dir(self.serverapp), locale(lang) or "default")
-        folder = lessons_folder(Path(self.serverapp.root_dir), lang)
-        target = "/".join(p for p in (folder, (path or "").strip("/")) if p)
+        root = Path(self.serverapp.root_dir)
+        folder = lessons_folder(root, lang)
+        path = (path or "").strip("/")
+        if not folder and not await lesson_fetch.open_lesson(root, path, lang):
+            self.not_released(lang, lesson_fetch.lesson_of(path))
+            return
+        target = "/".join(p for p in (folder, path) if p)
         self.redirect(url_path_join(self.base_url, "lab", "tree", quote(target)))
 
 
 def _jupyter_server_extension_points():
+    def not_released(self, lang: str, assignment: str) -> None:
+        message = text.raw("lab.not_released", lang).format(lesson=assignment)
+        lab = url_path_join(self.base_url, "lab")
+        self.set_status(404)
+        self.set_header("Content-Type", "text/html; charset=utf-8")
+        self.finish(f'<!DOCTYPE html><html lang="{lang}"><meta charset="utf-8"><title>{escape(assignment)}</title>'
+                    f'<p id="not-released">{escape(message)}</p>'
+                    f'<p><a href="{escape(lab)}">{escape(text.raw("lab.open_lab", lang))}</a></p></html>')
+
     return [{"module": "lessons.lab_language"}]
 
 

@@ -23,6 +23,16 @@ def hostile_course(tmp_path_factory):
 
 
 @pytest.fixture(scope="session")
+def course_hub():
+    """The course's JupyterHub with its users, LMS and course, once a session (tests/hub_course.py):
+    test_hub runs lesson 3 on it, test_hub_lti launches students into it from the LMS."""
+    from hub_course import course_hub as start
+
+    with start() as running:
+        yield running
+
+
+@pytest.fixture(scope="session")
 def new_gradebook(tmp_path_factory):
     """``new_gradebook(path)`` puts a new, empty SQLite gradebook at ``path``: nbgrader makes
     one once a session (it migrates a new gradebook with alembic in a subprocess: ~3 s) and
@@ -47,13 +57,15 @@ def new_gradebook(tmp_path_factory):
 # class, a JupyterLab server) are made once; modules that share something outside pytest are
 # one unit, run one after the other: the session's graded hostile class, and nbgrader's default
 # exchange (/usr/local/share/nbgrader/exchange), where test_attacks plants a classmate's
-# submission and test_hub runs the course. (xdist's own ``--dist loadgroup`` does not group on
-# pytest 9.2: it renames a test through ``item._nodeid``, which pytest no longer reads.)
+# submission and test_hub and test_hub_lti run the course (on one hub: course_hub). (xdist's
+# own ``--dist loadgroup`` does not group on pytest 9.2: it renames a test through
+# ``item._nodeid``, which pytest no longer reads.)
 SHARED_UNITS = {
     "test_class_grading.py": "hostile_course",
     "test_cluster.py": "hostile_course",
     "test_attacks.py": "default_exchange",
     "test_hub.py": "default_exchange",
+    "test_hub_lti.py": "default_exchange",  # and the session's hub (course_hub), started by the first
 }
 
 

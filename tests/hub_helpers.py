@@ -57,8 +57,9 @@ class User:
         return Path(self.entry.pw_dir)
 
 
-def create_user(name: str, role: str) -> User:
-    """A Unix user with a home only they can enter (mode 0700) and a random password.
+def create_user(name: str, role: str, password: bool = True) -> User:
+    """A Unix user with a home only they can enter (mode 0700) and a random password (none, a
+    locked one, with ``password=False``: a student who only ever comes from the LMS).
 
     Debian's useradd gives a new home mode 0755 (``HOME_MODE`` is not set in
     /etc/login.defs): every other user could read it, so the home is made 0700, as a hub's
@@ -76,8 +77,9 @@ def create_user(name: str, role: str) -> User:
         remove_user(name)
     run(["useradd", "--create-home", "--shell", "/bin/bash", "--comment", MARK,
          "--key", "HOME_MODE=0700", name])
-    user = User(name, role, secrets.token_urlsafe(12))
-    subprocess.run(["chpasswd"], input=f"{name}:{user.password}\n", text=True, check=True)
+    user = User(name, role, secrets.token_urlsafe(12) if password else "")
+    if password:
+        subprocess.run(["chpasswd"], input=f"{name}:{user.password}\n", text=True, check=True)
     return user
 
 

@@ -1,7 +1,8 @@
 """The course on a real JupyterHub: an instructor and two students as separate Unix users,
 every step in Chromium, as that user.
 
-Set-up, as root (tests/hub_helpers.py): three Unix users with homes only they can enter and
+Set-up, as root, once a session (tests/hub_course.py; test_hub_lti.py launches students from
+an LMS into the same hub): three Unix users with homes only they can enter and
 random passwords (agl-teacher, agl-alice, agl-wang), nbgrader's exchange in its default place
 (/usr/local/share/nbgrader/exchange), a copy of the course (lesson 3, the late policy 'zero')
 in the instructor's home, and JupyterHub from tests/hub/jupyterhub_config.py: PAM, the local
@@ -34,7 +35,6 @@ from __future__ import annotations
 import datetime
 import json
 import re
-import shutil
 import string
 import textwrap
 from pathlib import Path
@@ -48,26 +48,21 @@ from nbgrader.utils import parse_utc
 import catalogue
 from browser_helpers import browser  # noqa: F401  (a fixture)
 from helpers import ROOT, grade_id, points, read, solutions
-from hub_helpers import (ARTIFACTS, COURSE_ID, EXCHANGE, HUB, add_assignment, add_cell_at_end, as_user,
-                         assignment_list, assignment_row, close_dialog, course_environment,
-                         create_user, default_exchange, fetch_in_page, formgrader, formgrader_action,
-                         jupyterhub, log_in, open_notebook, press_in_row, processes_of,
-                         remove_user, run, run_cell, run_in_terminal, save, scratch_folder,
-                         set_due_date, start_validation, submissions, upload, validation_report,
-                         wait_for_clock, wait_for_file, wait_for_lab, write_cell)
+from hub_helpers import (ARTIFACTS, COURSE_ID, EXCHANGE, add_assignment, add_cell_at_end, as_user,
+                         assignment_list, assignment_row, close_dialog, fetch_in_page, formgrader,
+                         formgrader_action, log_in, open_notebook, press_in_row, processes_of, run_cell,
+                         run_in_terminal, save, set_due_date, start_validation, submissions, upload,
+                         validation_report, wait_for_clock, wait_for_file, wait_for_lab, write_cell)
+from hub_course import NAME, SECRET
 from test_browser_instructor import nbgrader_menu
 
-from autograder.instructor import course_secret
 from autograder.judges import variants
 from autograder.judges.lesson3.accumulation_predictions import v_truth
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
-NAME = "03_zeroing_grad"
-LATE_POLICY = 'c.LateSubmissionPlugin.penalty_method = "zero"\n'
 CHINESE = ROOT / "release" / "zh" / NAME / f"{NAME}.ipynb"
 RIGHT = solutions(read(ROOT / "source" / NAME / f"{NAME}.ipynb"))  # the published variants' answers
-SECRET = "the hub course's secret"
 WRONG_LOOP = textwrap.dedent(next(e for e in catalogue.TRAIN_LOOP
                                   if e.name == "cleared_once_before_loop").source).strip()
 FULL_MARKS = sum(points(NAME).values())
@@ -86,41 +81,9 @@ def words(key: str, lang: str) -> str:
 # ------------------------------------------------------------------------------ set-up
 
 @pytest.fixture(scope="module")
-def users():
-    """The instructor and the two students, as Unix users; removed with their homes after."""
-    made = []
-    try:
-        for name, role in (("agl-teacher", "instructor"), ("agl-alice", "student"), ("agl-wang", "student")):
-            made.append(create_user(name, role))
-        yield SimpleNamespace(teacher=made[0], alice=made[1], wang=made[2], all=made)
-    finally:
-        for user in made:
-            remove_user(user.name)
-        left = [u.name for u in made if Path("/home", u.name).exists()]
-        assert not left, f"homes left behind: {left}"
-
-
-@pytest.fixture(scope="module")
-def folder():
-    path = scratch_folder()
-    try:
-        yield path
-    finally:
-        shutil.rmtree(path, ignore_errors=True)
-
-
-def make_course(instructor) -> Path:
-    """The course in the instructor's home: lesson 3's source and the late policy 'zero'."""
-    root = instructor.home / "course"
-    root.mkdir()
-    shutil.copy(ROOT / "nbgrader_config.py", root)
-    with open(root / "nbgrader_config.py", "a") as f:
-        f.write("\n# this course's late policy\n" + LATE_POLICY)
-    shutil.copytree(ROOT / "source" / NAME, root / "source" / NAME)
-    (root / course_secret.FILE).write_text(SECRET + "\n")
-    (root / course_secret.FILE).chmod(0o600)
-    run(["chown", "-R", f"{instructor.name}:", str(root)])
-    return root
+def users(course_hub):
+    """The instructor and the two students (``all``), as Unix users (tests/hub_course.py)."""
+    return course_hub.users
 
 
 def answers_of(student: str) -> dict:
@@ -136,26 +99,10 @@ def answers_of(student: str) -> dict:
 
 
 @pytest.fixture(scope="module")
-def hub(users, folder):
-    """JupyterHub and its proxy, for these users, with the exchange in its default place."""
-    bin_dir = course_environment(folder, users.alice)
-    course = make_course(users.teacher)
-    config = shutil.copytree(HUB / "jupyter", folder / "jupyter")
-    config.chmod(0o755)
-    state = folder / "state"
-    state.mkdir(mode=0o700)
-    settings = {"COURSE_BIN": str(bin_dir), "COURSE_ROOT": str(course),
-                "COURSE_INSTRUCTORS": users.teacher.name,
-                "COURSE_STUDENTS": f"{users.alice.name},{users.wang.name}",
-                "COURSE_JUPYTER_CONFIG": str(config)}
-    log = folder / "jupyterhub.log"
-    try:
-        with default_exchange(users.all), jupyterhub(state, settings, log) as running:
-            yield SimpleNamespace(url=running.url, server=running.server, log=log, bin=bin_dir, course=course)
-    finally:
-        if log.exists():  # the hub's and every user's server's log, for a failure
-            ARTIFACTS.mkdir(exist_ok=True)
-            shutil.copy(log, ARTIFACTS / "hub-jupyterhub.log")
+def hub(course_hub):
+    """JupyterHub and its proxy, for these users, with the exchange in its default place: the
+    session's (tests/hub_course.py; test_hub_lti.py launches students from an LMS into it)."""
+    return course_hub.hub
 
 
 # ------------------------------------------------------------------------------ the cycle

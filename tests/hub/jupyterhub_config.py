@@ -3,7 +3,8 @@
 tests/test_hub.py starts a hub with this file (``jupyterhub -f tests/hub/jupyterhub_config.py``,
 as root); it is also a starting point for a real course. What it sets:
 
-* PAM logs users in with their Unix password; only the course's users are allowed;
+* PAM logs users in with their Unix password; only the course's users are allowed; students
+  launched from the LMS (LTI 1.3) are logged in by the launch, under the id it gives;
 * each user's server has a host of its own (``HUB_SUBDOMAIN_HOST``: agl-alice.localhost in the
   test), so that no student's page can frame or script another user's, the instructor's
   formgrader included;
@@ -32,6 +33,17 @@ HUB_SUBDOMAIN_HOST     the hub's public address, e.g. https://hub.example.org, e
                        Unset: every user's server on the hub's own origin (see the README)
 HUB_STATE              a folder only root can read: the hub's database, cookie secret and process ids
 CHP                    the configurable-http-proxy program (`npm ci` in tests/hub/ installs it)
+
+Students launched from the LMS (LTI 1.3; unset LTI13_ISSUER: password logins only). The LMS
+shows these values when the tool is registered in it (see the README):
+LTI13_ISSUER           the platform's issuer (Canvas: https://canvas.instructure.com; Moodle: its address)
+LTI13_CLIENT_ID        the client id the LMS gave the tool (several: comma-separated)
+LTI13_DEPLOYMENT_ID    its deployment id(s), comma-separated
+LTI13_AUTHORIZE_URL    the platform's OIDC authentication request URL
+LTI13_JWKS_URL         the platform's public keyset URL
+LTI13_USERNAME_KEY     the claim that becomes the student id (default email; custom_<name>: a custom parameter)
+COURSE_ROSTER          where each launch's identifiers are recorded for `autograder export`, in a
+                       folder only root may write; COURSE_ROSTER_OWNER: the Unix user it is given to
 """
 import os
 
@@ -62,13 +74,26 @@ c.JupyterHub.pid_file = os.path.join(STATE, "jupyterhub.pid")
 # serves is of another origin than every other user's, so it can neither frame nor script them.
 if os.environ.get("HUB_SUBDOMAIN_HOST"):
     c.JupyterHub.subdomain_host = os.environ["HUB_SUBDOMAIN_HOST"]
+    # (JupyterHub 5's default subdomain_hook, "idna", gives every user one DNS label whatever
+    # their name, an e-mail address from the LMS included, as a wildcard certificate needs; a
+    # name that is one already keeps it: agl-alice.hub.example.org)
 # stopping the hub stops every user's server and the proxy
 c.JupyterHub.cleanup_servers = True
 c.JupyterHub.cleanup_proxy = True
 
-# Unix users and their passwords (PAM, the "login" service); nobody else gets in.
-c.JupyterHub.authenticator_class = "pam"
+# Unix users and their passwords (PAM, the "login" service), and students launched from the
+# LMS (LTI 1.3, once LTI13_ISSUER is set: autograder/instructor/hub/lti.py); nobody else gets in.
+c.JupyterHub.authenticator_class = "autograder.instructor.hub.lti.CourseAuthenticator"
 c.Authenticator.allowed_users = INSTRUCTORS | STUDENTS
+if os.environ.get("LTI13_ISSUER"):
+    c.CourseAuthenticator.issuer = os.environ["LTI13_ISSUER"]
+    c.CourseAuthenticator.client_id = set(os.environ["LTI13_CLIENT_ID"].split(","))
+    c.CourseAuthenticator.deployment_ids = set(os.environ["LTI13_DEPLOYMENT_ID"].split(","))
+    c.CourseAuthenticator.authorize_url = os.environ["LTI13_AUTHORIZE_URL"]
+    c.CourseAuthenticator.jwks_endpoint = os.environ["LTI13_JWKS_URL"]
+    c.CourseAuthenticator.username_key = os.environ.get("LTI13_USERNAME_KEY", "email")
+    c.CourseAuthenticator.roster_path = os.environ.get("COURSE_ROSTER", "")
+    c.CourseAuthenticator.roster_owner = os.environ.get("COURSE_ROSTER_OWNER", "")
 
 
 def role_of(name: str) -> str:
