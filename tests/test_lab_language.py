@@ -4,6 +4,7 @@ names an installed language pack, ``make lab LANG=zh`` starts the server with it
 Chinese lessons, and Binder's links save it as Settings › Language does."""
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import subprocess
@@ -72,6 +73,6 @@ def test_a_link_saves_the_language_as_settings_language_does(tmp_path):
     handler = SimpleNamespace(serverapp=SimpleNamespace(root_dir=str(course), extension_manager=SimpleNamespace(
         extension_apps={"jupyterlab": [SimpleNamespace(user_settings_dir=str(settings))]})),
         base_url="/user/ana/", redirect=redirects.append)
-    lab_language.LanguageHandler.get.__wrapped__(handler, "es", "01_requires_grad/01_requires_grad.ipynb")
+    asyncio.run(lab_language.LanguageHandler.get.__wrapped__(handler, "es", "01_requires_grad/01_requires_grad.ipynb"))
     assert redirects == ["/user/ana/lab/tree/release/es/01_requires_grad/01_requires_grad.ipynb"]
     assert json.loads(path.read_text())["locale"] == "es_ES"
