@@ -3,7 +3,8 @@
 ``ex.hint(2)``, … give tiered hints, each opened by the diagnosis of the student's
 current answer (read from the notebook's variables), so a stuck student sees what
 *their* code does, not only a generic text. Checks are the same functions the graded
-test cells run, so what passes here passes there (hidden cases aside)."""
+test cells run, so what passes here passes there (hidden cases aside). ``ex.solution()`` shows a
+model solution (``lessons.solutions``) to a student working alone who has read the last hint."""
 from __future__ import annotations
 
 import contextlib
@@ -11,10 +12,11 @@ import io
 import sys
 
 from autograder import titles
-from autograder.kernel import checks
+from autograder.kernel import checks, connection
 from autograder.kernel.screen import wrap
 from autograder.wire.exercises import EXERCISES
 
+from . import solutions
 from .text import raw, text
 
 
@@ -32,6 +34,7 @@ class Exercise:
         self._answer = answer  # namespace → the argument the check takes
         self._title = title  # how the notebook's heading names it (autograder.titles)
         self._told = None  # the diagnosis the last hint showed
+        self._last_hint_read = False  # the last tier was shown in this kernel (solution() opens)
 
     @property
     def title(self) -> str:
@@ -75,6 +78,28 @@ class Exercise:
             return
         print(wrap(text("exercise.hint_header", level=level, total=len(tiers), name=self.title)))
         print(wrap(tiers[str(level)]))
+        if level == len(tiers):
+            self._last_hint_read = True
+
+    def solution(self) -> None:
+        """A model solution, for a student working alone (no course's variants beside the
+        notebook: ``judges.local.LocalJudge.self_study``) who has read the last hint in this
+        kernel. In a course, and while grading, it is never shown: there the hints are the last
+        word. Exercises without one (``lessons.solutions``) say so."""
+        if not connection.judge().self_study():
+            print(wrap(text("exercise.solution_in_course", name=self.title)))
+            return
+        code = solutions.SOLUTIONS.get(self.name)
+        if code is None:
+            print(wrap(text("exercise.no_solution", name=self.title)))
+            return
+        if not self._last_hint_read:
+            last = len(raw(f"hints.{self.name}"))
+            print(wrap(text("exercise.solution_after_hints", name=self.title,
+                            call=f"exercises.{self.name}.hint({last})")))
+            return
+        print(wrap(text("exercise.solution_header", name=self.title, why=raw(f"solution.{self.name}"))))
+        print(code)
 
 
 def _for(spec) -> "Exercise":

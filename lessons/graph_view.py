@@ -118,3 +118,72 @@ def describe(graph: Graph) -> str:
         return text("graph.caption_no_graph", result=one_line["result"])
     return text("graph.caption", result=one_line["result"], ops=", ".join(ops) or "-",
                 leaves=", ".join(leaves) or "-")
+
+
+# -- a graph of scalars with each node's data and grad (lesson 2, section 3 and exercise (d)) ----
+# micrograd (github.com/karpathy/micrograd) draws the graph of its ``Value`` so: a box per value
+# with its name, data and grad, a small circle per operation, inputs on the left.
+
+VALUE_COLORS = {"leaf": "#d1e7dd", "op": "#e9ecef", "result": "#cfe2ff",
+                "changed": "#fff3cd", "wrong": "#f8d7da"}
+
+
+def value_label(name: str, data: float, grad: float) -> str:
+    """A node's box: its name, ``data`` and ``grad`` (attribute names, the same in every language)."""
+    return f"{name}\ndata {data:.4g}\ngrad {grad:.4g}"
+
+
+def value_positions(inputs: list) -> tuple[dict, float]:
+    """Where each node sits, in figure coordinates, and the width of a column, for a graph given
+    as each node's inputs
+    (indices of earlier nodes; a leaf has none). A computed node is one column right of its
+    furthest input, a leaf one column left of its first consumer; leaves are spread top to bottom
+    in the order they appear and a computed node sits at the mean height of its inputs."""
+    column = {}
+    for i, ins in enumerate(inputs):
+        if ins:
+            column[i] = 1 + max(column.get(j, 0) for j in ins)
+    for i, ins in enumerate(inputs):
+        if not ins:
+            consumers = [column[k] for k, other in enumerate(inputs) if i in other]
+            column[i] = min(consumers, default=1) - 1
+    leaves = [i for i, ins in enumerate(inputs) if not ins]
+    height = {i: 0.82 - 0.64 * n / max(1, len(leaves) - 1) for n, i in enumerate(leaves)}
+    for i, ins in enumerate(inputs):
+        if ins:
+            height[i] = sum(height[j] for j in ins) / len(ins)
+    width = max(column.values()) + 1
+    return {i: ((column[i] + 0.5) / width, height[i]) for i in range(len(inputs))}, 1 / width
+
+
+def draw_values(nodes: list, data: list, grads: list, title: str, fig: Figure,
+                ran: int | None = None, changed=frozenset(), wrong=frozenset()) -> None:
+    """Draw a graph of scalars onto ``fig``: ``nodes`` is ``[(name, op, inputs)]`` in the order they
+    were made (a leaf has op None), ``data`` and ``grads`` each node's numbers. The node whose
+    ``_backward()`` ran last (``ran``) is outlined, the boxes whose grad it ``changed`` are yellow,
+    ``wrong`` ones (a student's gradient that is not the chain rule's) red."""
+    fig.clear()
+    fig.set_size_inches(8.4, 3.4)
+    pos, column = value_positions([ins for _, _, ins in nodes])
+    gap = column / 2  # the operation's circle: half-way from the previous column
+    for i, (name, op, ins) in enumerate(nodes):
+        x, y = pos[i]
+        if ins:
+            circle = (x - gap, y)
+            fig.text(*circle, op, ha="center", va="center", fontsize=10,
+                     bbox=dict(boxstyle="circle,pad=0.3", fc=VALUE_COLORS["op"], ec="#333"))
+            fig.add_artist(FancyArrowPatch(circle, (x, y), arrowstyle="->", color="#555", shrinkA=9,
+                                           shrinkB=30, mutation_scale=9, transform=fig.transFigure))
+            bends = [0.0] if len(set(ins)) == len(ins) else [0.25, -0.25]  # a value used twice: two arrows
+            for k, j in enumerate(ins):
+                bend = bends[k] if len(bends) > 1 else 0.0
+                fig.add_artist(FancyArrowPatch(pos[j], circle, arrowstyle="->", color="#555", shrinkA=30,
+                                               shrinkB=9, mutation_scale=9, connectionstyle=f"arc3,rad={bend}",
+                                               transform=fig.transFigure))
+        kind = "leaf" if not ins else ("result" if i == len(nodes) - 1 else "op")
+        fill = VALUE_COLORS["wrong" if i in wrong else "changed" if i in changed else kind]
+        edge, line = ("#d9480f", 2.4) if i == ran else ("#b02a37", 1.8) if i in wrong else ("#333", 1.0)
+        fig.text(x, y, value_label(name, data[i], grads[i]), ha="center", va="center", fontsize=8.5,
+                 family="monospace", linespacing=1.3,
+                 bbox=dict(boxstyle="round,pad=0.35", fc=fill, ec=edge, lw=line))
+    fig.text(0.5, 0.95, title, ha="center", va="center", fontsize=10)

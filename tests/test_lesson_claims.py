@@ -294,12 +294,21 @@ def test_zero_grad_of_an_optimizer_clears_only_its_own_parameters():
         ("0.weight", False), ("0.bias", False), ("1.weight", True), ("1.bias", True)]
 
 
-@pytest.mark.parametrize("x, result, grad, grad_fn", [("1.5", 144.0, 192.0, "PowBackward0"),
-                                                      ("-0.7", 11.2, -16.0, "NegBackward0")])
-def test_control_flow_demo_follows_the_branch_and_loop_that_ran(x, result, grad, grad_fn):
+@pytest.mark.parametrize("x, ops, result, grad", [("1.5", ["PowBackward0"] + ["MulBackward0"] * 3, 144.0, 192.0),
+                                                  ("-0.7", ["NegBackward0"] + ["MulBackward0"] * 4, 11.2, -16.0)])
+def test_control_flow_demo_follows_the_branch_and_loop_that_ran(x, ops, result, grad):
+    """Lesson 1 §3 and its Try it: the chain the cell lists is the branch and the loop passes that
+    ran, then the leaf; the comparisons left nothing in it. (Lesson 2's l2_q1: the gradient is
+    that branch's derivative.)"""
     edit = ("control-flow-demo", "torch.tensor(1.5,", f"torch.tensor({x},")
-    out, got_grad, got_fn = _run("02_backward", "control-flow-demo", edits=[edit])["_"]
-    assert out == pytest.approx(result) and got_grad == grad and type(got_fn).__name__ == grad_fn
+    ns = _run("01_requires_grad", "control-flow-demo", edits=[edit])
+    assert ns["_"] == ops + ["AccumulateGrad"]
+    text = _cell("01_requires_grad", "control-flow")
+    for op in set(ops):
+        assert f"`{op}`" in text
+    out = ns["grow"](ns["x"])
+    out.backward()
+    assert out.item() == pytest.approx(result) and ns["x"].grad.item() == grad
 
 
 def test_backward_with_gradient_is_the_vector_jacobian_product():
@@ -694,3 +703,96 @@ def test_the_translated_tables_of_switches_have_the_same_rows():
         assert len(their_header) == len(header), path
         labels = [label if label.startswith(("torch", "model", "t.", "w.")) else "default" for label in their_rows]
         assert labels == list(rows) and all(len(c) == len(header) for c in their_rows.values()), path
+
+
+# -- lesson 1 §2: results that never require grad -----------------------------------------------
+def test_comparisons_indices_and_integers_never_require_grad_and_a_flat_float_does():
+    ns = _run("01_requires_grad", "leaves-demo", "not-differentiable-demo")
+    assert ns["_"] == [(torch.bool, False), (torch.int64, False), (torch.int64, False), (torch.float32, True)]
+    with pytest.raises(RuntimeError, match="does not require grad"):
+        ns["mask"].float().sum().backward()  # nothing computed from them leads back to w
+    ns["rounded"].sum().backward()
+    assert ns["w"].grad.tolist() == [0.0, 0.0]  # recorded, with the gradient 0
+    text = _cell("01_requires_grad", "not-differentiable")
+    assert all(f"`{code}`" in text for code in ("w > 0", "argmax", ".long()", "torch.round(w)"))
+    assert "booleans and integers" in _cell("01_requires_grad", "recap-mid")
+
+
+def test_a_non_leaf_gets_a_grad_only_when_asked_with_retain_grad():
+    """Lesson 1 §3: middle.grad is 2·middle and leaf.grad 3 times that; without retain_grad(),
+    a non-leaf's .grad is None, with a warning."""
+    middle, leaf = _run("01_requires_grad", "retain-grad-demo")["_"]
+    assert middle.tolist() == [6.0, 12.0] and leaf.tolist() == [18.0, 36.0]
+    plain = torch.tensor([1.0, 2.0], requires_grad=True) * 3
+    (plain ** 2).sum().backward()
+    with pytest.warns(UserWarning, match="not a leaf"):
+        assert plain.grad is None
+
+
+def test_the_gradient_stops_at_a_detached_factor():
+    u_grad, v_grad = _run("01_requires_grad", "detach-stop-demo")["_"]
+    assert (u_grad.item(), v_grad.item()) == (6.0, 3.0)
+
+
+# -- lesson 2 §3: the graph traced node by node, and exercise (d)'s first step ------------------
+def test_the_traced_graph_is_section_1s_loss_and_ends_with_pytorchs_gradients():
+    from lessons import value_graph
+
+    nodes = value_graph.build()
+    steps = value_graph.trace(nodes)
+    names = [n.name for n in nodes]
+    assert steps[-1].grads == value_graph.torch_grads(nodes)
+    loss, w_grad, b_grad = _run("02_backward", "scalar-demo")["_"]
+    assert nodes[-1].data == loss
+    assert steps[-1].grads[names.index("w")] == w_grad == -18 and steps[-1].grads[names.index("b")] == b_grad == -6
+    e = names.index("e")
+    assert [own for own, *_ in steps[2].updates] == [e, e]  # both factors of e·e: two shares
+    text = _cell("02_backward", "trace") + _cell("02_backward", "trace-try")
+    assert "`w.grad` = −18" in text and "`b.grad` = −6" in text
+    for statement in value_graph.STATEMENTS:  # the text names the graph the widget draws
+        target, expression = statement.split(" = ")
+        assert f"`{target} = {expression.replace(' * ', '·')}`" in text
+
+
+# -- lesson 2, Going further ----------------------------------------------------------------
+def test_gradcheck_accepts_a_right_backward_and_rejects_a_wrong_one_and_float32_fails_even_right():
+    assert _run("02_backward", "gradcheck-demo")["_"] == (True, False)
+    import sys
+
+    gradcheck_error = sys.modules["torch.autograd.gradcheck"].GradcheckError  # (the name is also the function's)
+    inputs = (torch.tensor([0.5, -1.2, 2.0], requires_grad=True),)
+    with pytest.warns(UserWarning, match="not a double precision"), pytest.raises(gradcheck_error):
+        torch.autograd.gradcheck(lambda u: u ** 3, inputs)
+    assert "in float32 even a right gradient fails (with a warning)" in " ".join(_cell("02_backward", "gradcheck").split())
+
+
+def test_a_hook_sees_the_gradient_in_flight_and_one_that_returns_a_tensor_replaces_it():
+    seen, leaf_grad, other_grad = _run("02_backward", "hooks-demo")["_"]
+    assert [g.tolist() for g in seen] == [[6.0, 12.0]]
+    assert leaf_grad.tolist() == [18.0, 36.0] and torch.equal(other_grad, leaf_grad / 2)
+
+
+def test_autograd_grad_with_create_graph_gives_a_second_derivative_and_leaves_grad_alone():
+    assert _run("02_backward", "second-derivative-demo")["_"] == (6.75, 9.0, None)
+
+
+def _value_class() -> type:
+    """Exercise 2(d)'s Value, as the model solution fills it in."""
+    namespace: dict = {}
+    exec(_cell("02_backward", "value_backward"), namespace)
+    return namespace["Value"]
+
+
+def test_value_with_tanh_and_exp_gives_pytorchs_gradient():
+    ours, theirs = _run("02_backward", "value-ops-demo", Value=_value_class())["_"]
+    assert ours == pytest.approx(theirs, rel=1e-12, abs=0)
+
+
+def test_two_neurons_trained_with_value_and_with_pytorch_agree_at_every_step():
+    ns = _run("02_backward", "value-ops-demo", "value-net-demo", Value=_value_class())
+    first, last, loss_apart, param_apart = ns["_"]
+    assert len(ns["losses"]) == len(ns["apart"]) == 20
+    assert all(abs(a - b) <= 1e-12 for a, b in ns["losses"]) and max(ns["apart"]) <= 1e-12
+    assert loss_apart <= 1e-12 and param_apart <= 1e-12
+    assert last[0] < first[0] / 2  # and it did learn
+    assert "20 steps" in _cell("02_backward", "value-net")
