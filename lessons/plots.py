@@ -113,52 +113,57 @@ class PileUpPlot:
         return self.live.png(), caption
 
 
-def training_figure(steps: int = 40, lr: float = 0.05, with_clear=None, without=None):
-    """Loss curves with and without zero_grad(). The notebook passes the losses of its own
-    visible loop (``with_clear``, ``without``); otherwise the same loop runs here."""
+def training_figure(steps: int = demos.TRAINING_STEPS, lr: float = 0.05, with_clear=None, without=None):
+    """Loss curves with and without zero_grad(), on one pair of axes so that the student sees
+    where each run is at every step. The notebook passes the losses of its own visible loop
+    (``with_clear``, ``without``); otherwise the same loop runs here. The caption states what
+    ``demos.training_summary`` reads from these very curves."""
     if with_clear is None or without is None:
         with_clear = demos.train_regression(True, steps, lr)
         without = demos.train_regression(False, steps, lr)
-    steps = len(with_clear)
-    fig = new_figure(9, 3.2)
-    axes = fig.subplots(1, 2, sharey=True)
-    for ax, losses, key, color in ((axes[0], with_clear, "training.title_with", "tab:blue"),
-                                   (axes[1], without, "training.title_without", "tab:red")):
-        ax.plot(range(1, steps + 1), losses, color=color)
-        ax.set_yscale("log")
-        ax.set(title=text(key), xlabel=text("training.xlabel"))
-    axes[0].set_ylabel(text("training.ylabel"))
+    facts = demos.training_summary(with_clear, without)
+    fig = new_figure(9, 3.4)
+    ax = fig.add_subplot()
+    shown = range(1, facts["steps"] + 1)
+    ax.plot(shown, with_clear, color="tab:blue", label=text("training.title_with"))
+    ax.plot(shown, without, color="tab:red", label=text("training.title_without"))
+    ax.set_yscale("log")
+    ax.set(title=text("training.title", lr=lr), xlabel=text("training.xlabel"),
+           ylabel=text("training.ylabel"))
+    ax.legend(loc="lower left")
     fig.tight_layout()
-    rises = sum(b > a for a, b in zip(without, without[1:]))
-    caption = text("training.caption", lr=lr, steps=steps, final_with=with_clear[-1],
-                   final_without=without[-1], rises=rises)
-    return fig, caption
+    key = ("training.caption_diverged" if not facts["finite"]
+           else "training.caption" if facts["swings"] else "training.caption_early")
+    return fig, text(key, lr=lr, **facts)
 
 
-def health_figure():
-    data = demos.gradient_health()
+def exploding_figure():
+    """Per layer, for a net with well-scaled weights and one with weights 3× too large: the
+    gradient flowing back into each layer's output (left: it grows on its way back to the
+    input) and each weight's ``.grad`` (right: huge on every layer, growing in no direction)."""
+    data = demos.exploding_gradients()
     fig = new_figure(10, 3.4)
     axes = fig.subplots(1, 2)
-    units = data["unit_norms"]
-    colors = ["tab:red" if n == 0 else "tab:gray" for n in units]
-    axes[0].bar(range(1, len(units) + 1), units, color=colors)
-    axes[0].set(title=text("health.title_dead"), xlabel=text("health.unit_xlabel"),
-                ylabel=text("health.unit_ylabel"))
-    axes[0].set_xticks(range(1, len(units) + 1))
-    layers = range(1, len(data["healthy_norms"]) + 1)
-    axes[1].semilogy(layers, list(data["healthy_norms"].values()), "o-", label=text("health.healthy"))
-    axes[1].semilogy(layers, list(data["exploding_norms"].values()), "o-", color="tab:red",
-                     label=text("health.exploding"))
-    axes[1].set(title=text("health.title_exploding"), xlabel=text("health.xlabel"),
-                ylabel=text("health.ylabel"))
-    axes[1].legend()
+    layers = range(1, len(data["healthy"]["weights"]) + 1)
+    for ax, kind in zip(axes, ("outputs", "weights")):
+        ax.semilogy(layers, data["healthy"][kind], "o-", label=text("health.healthy"))
+        ax.semilogy(layers, data["exploding"][kind], "o-", color="tab:red", label=text("health.exploding"))
+        ax.set(title=text(f"health.title_{kind}"), xlabel=text("health.xlabel"),
+               ylabel=text("health.ylabel"))
+        ax.set_xticks(list(layers))
+        ax.legend()
     fig.tight_layout()
-    healthy, exploding = data["healthy_norms"].values(), data["exploding_norms"].values()
-    caption = text("health.caption", dead=data["dead_units"], units=data["hidden_units"],
-                   depth=len(data["healthy_norms"]), healthy_min=min(healthy),
-                   healthy_max=max(healthy), exploding_max=max(exploding),
-                   ratio=max(exploding) / max(healthy))
-    return fig, caption
+    return fig, text("health.caption", **exploding_facts(data))
+
+
+def exploding_facts(data: dict) -> dict:
+    """The numbers the exploding-gradients caption states, read from the data it plots."""
+    outputs, weights = data["exploding"]["outputs"], data["exploding"]["weights"]
+    depth = len(outputs)
+    return {"depth": depth, "last": outputs[-1], "first": outputs[0],
+            "growth": (outputs[0] / outputs[-1]) ** (1 / (depth - 1)),
+            "weights_min": min(weights), "weights_max": max(weights),
+            "healthy_max": max(data["healthy"]["weights"])}
 
 
 # -- lesson 2 -----------------------------------------------------------------------------
@@ -219,8 +224,8 @@ BATCH_SIZES = [1, 4, 16, 64, 256, 1024]
 
 
 class MemoryPlot:
-    """Bytes saved for backward and forward time, with and without grad, against the batch
-    size. Every batch size is measured once, when the plot is made (about 0.1 s on one
+    """Bytes that recording keeps for backward (beyond the input and the weights, which exist
+    anyway) and forward time, with and without grad, against the batch size. Every batch size is measured once, when the plot is made (about 0.1 s on one
     thread); the slider then shows the measurements up to the chosen batch size on axes
     that fit them all."""
 

@@ -31,6 +31,7 @@ PRACTICE_ANSWERS = {
     "l3_p2": "c",
     "l3_p3": "b",
     "l3_p4": "d",
+    "l3_p5": "c",
     "l4_p1": "a",
     "l4_p2": "d",
     "l4_p3": "b",

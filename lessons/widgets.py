@@ -86,14 +86,15 @@ class GradPileUp(PlotWidget):
 
 
 def training_demo(with_clear=None, without=None, lr: float = 0.05) -> None:
-    """The same regression trained with and without zero_grad(), loss curves side by side:
+    """The same regression trained with and without zero_grad(), both loss curves on one plot:
     the losses of the notebook's own loop when given, else of ``demos.train_regression``."""
     show(lambda: plots.training_figure(lr=lr, with_clear=with_clear, without=without))
 
 
-def gradient_health_demo() -> None:
-    """Per-layer gradient norms: a dead ReLU unit, and exploding gradients."""
-    show(plots.health_figure)
+def exploding_gradients_demo() -> None:
+    """Per-layer gradient norms of a deep net with exploding gradients: the gradient flowing
+    back between layers grows toward the input, the weights' .grad is huge on every layer."""
+    show(plots.exploding_figure)
 
 
 class GraphExplorer(PlotWidget):
