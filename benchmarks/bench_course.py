@@ -126,15 +126,16 @@ def print_lengths() -> None:
           f"{'quest':>6} {'exerc':>6} {'minutes':>8}   (targets: core ≤ {L.MAX_MINUTES} min, "
           f"≤ {L.MAX_WORDS} words, cells ≤ {L.MAX_CELL_WORDS})")
     langs = [lang for lang in course.available() if lang not in ("en", "zh")]
+    summary = []
     for path in NOTEBOOKS:
         nb = read(path)
         parts = L.measure(nb)
-        for label, part in parts.items():
-            if label == "further" and not part.cells:
-                continue
+        summary.append((path.stem, parts["core"].minutes, parts["further"].minutes))
+        for label, part in parts.items():  # a lesson without a Going further section shows 0 there
             over = sum(n > L.MAX_CELL_WORDS for n in part.cells.values())
             n, cid = part.longest
-            print(f"{path.stem:18} {label:8} {part.words:6} {over:5} {f'{cid} ({n})':>24} "
+            longest = f"{cid} ({n})" if cid else "-"
+            print(f"{path.stem:18} {label:8} {part.words:6} {over:5} {longest:>24} "
                   f"{part.demos:6} {part.questions:6} {sum(part.exercise_minutes):6} "
                   f"{part.minutes:8.1f}")
         others = []
@@ -142,6 +143,9 @@ def print_lengths() -> None:
             translated = L.measure(nb, course.read_prose(lang, path.stem))
             others.append(f"{lang} {translated['core'].words}+{translated['further'].words}")
         print(f"{'':18} words core+further by language: " + ", ".join(others))
+    print(f"{'minutes':18} {'core':>8} {'further':>8}   (core ≤ {L.MAX_MINUTES}; further is optional)")
+    for stem, core, further in summary:
+        print(f"{stem:18} {core:8.1f} {further:8.1f}")
 
 
 def main() -> None:
