@@ -10,9 +10,10 @@ the request. A kernel's memory is a copy of its handler's, and so holds its own 
 and no other: no earlier student's folder name, nothing of anyone else. The handler
 joins the kernel's control group, enters new namespaces and forks the kernel, which is
 process 1 of its own PID namespace; the handler answers with the kernel's process id
-and exits, and the server, a subreaper, collects the kernel when it ends. The kernel
-sets up its sandbox (``autograder.instructor.kernels.sandbox``), becomes an IPython kernel on
-the connection it was given, seals the sandbox, and only then receives the student's code.
+once the kernel has bound its sockets, and exits, and the server, a subreaper, collects
+the kernel when it ends. The kernel sets up its sandbox
+(``autograder.instructor.kernels.sandbox``), becomes an IPython kernel on the connection
+it was given, seals the sandbox, and only then receives the student's code.
 
 The server is started with an empty environment (``services``): what it needs (its
 Python path, whether kernels are sandboxed, the places kernels must not read, the
@@ -55,11 +56,11 @@ SEND_TIMEOUT = 5  # seconds a message to a kernel may wait to be sent
 # otherwise take a 2 GB message into the grading process's memory before anything could look at it.
 MAX_MESSAGE = 4 * 2 ** 20
 MAX_QUEUED = 64  # messages a channel holds before the kernel's end drops or waits
-# How often the client tries again to connect to a kernel's socket that is not there yet. The
-# client connects as soon as the fork server answers, a few tens of milliseconds before the
-# kernel has bound its sockets; at ZeroMQ's default of 100 ms every kernel's first reply
-# waited for the second attempt (150 ms from asking for a kernel to its kernel_info reply,
-# 30 ms at this setting).
+# How often the client tries again to connect to its relay when a connection ended (the fork
+# server answers once the kernel has bound its sockets, so the first attempt normally holds; when
+# the client connected straight to a kernel still starting, ZeroMQ's default of 100 ms made every
+# kernel's first reply wait for the second attempt: 150 ms from asking for a kernel to its
+# kernel_info reply, 30 ms at this setting).
 RECONNECT_MS = 5
 JUDGE_FD = 3  # where the kernel finds its socket to the judge
 # No IPython history in grading processes: it would write every student's code (and the
@@ -157,10 +158,14 @@ def _keep_only(fds: list) -> None:
                 pass
 
 
-def _become_kernel(request: dict, judge_fd: int | None, spec: sandbox.Spec) -> None:
+def _become_kernel(request: dict, judge_fd: int | None, spec: sandbox.Spec, ready: int) -> None:
     """In the kernel process (process 1 of its namespaces): sandbox, then run an IPython
     kernel. Never returns. Why a kernel could not start goes to the servers' log; once it
-    runs, its output goes nowhere but to its client."""
+    runs, its output goes nowhere but to its client. A byte on ``ready`` says its sockets
+    are bound (and the sandbox sealed)."""
+    import fcntl
+
+    ready = fcntl.fcntl(ready, fcntl.F_DUPFD_CLOEXEC, 10)  # (clear of the descriptors set below)
     log = os.dup(2)
     try:
         devnull = os.open("/dev/null", os.O_RDWR)
@@ -171,7 +176,7 @@ def _become_kernel(request: dict, judge_fd: int | None, spec: sandbox.Spec) -> N
             os.dup2(judge_fd, JUDGE_FD)
             os.set_inheritable(JUDGE_FD, False)
             extra_env["AUTOGRADER_JUDGE_FD"] = str(JUDGE_FD)
-        _keep_only([JUDGE_FD, log] if judge_fd is not None else [log])
+        _keep_only([JUDGE_FD, log, ready] if judge_fd is not None else [log, ready])
         sandbox.confine(spec)
         connection_file = os.path.join(spec.scratch, ".jupyter", "kernel.json")
         Path(connection_file).write_text(request["connection"])
@@ -185,6 +190,8 @@ def _become_kernel(request: dict, judge_fd: int | None, spec: sandbox.Spec) -> N
         app = IPKernelApp.instance()
         app.initialize(["-f", connection_file, *request.get("extra", []), *KERNEL_OPTIONS])
         sandbox.seal(spec)
+        os.write(ready, b"1")
+        os.close(ready)
     except BaseException:  # noqa: BLE001  (said in the servers' log, then the kernel ends)
         import traceback
 
@@ -206,6 +213,18 @@ def _read_request(conn: socket.socket) -> tuple:
     return request, (fds[0] if fds else None)
 
 
+def _wait_until_bound(ready: int) -> None:
+    """Until the kernel has bound its sockets (a byte on ``ready``), or has ended, or
+    ``START_WAIT`` seconds: the client then connects at its first try, where it tried again
+    every few milliseconds for the ~100 ms a kernel takes (through its relay, 10-15 ms of the
+    grading process's CPU a kernel)."""
+    import select
+
+    if select.select([ready], [], [], START_WAIT)[0]:
+        os.read(ready, 1)
+    os.close(ready)
+
+
 def _handle(conn: socket.socket) -> None:
     """In a handler, forked for one connection: read the request, answer a ping, or start
     the kernel (in its control group and namespaces) and answer with its process id."""
@@ -221,9 +240,13 @@ def _handle(conn: socket.socket) -> None:
                 LIMITS.join_new(f"kernel-{os.getpid()}", spec.memory_mb * 2 ** 20, sandbox.MAX_TASKS)
             os.setsid()
             sandbox.enter_namespaces(spec)
+            ready, bound = os.pipe()
             kernel = os.fork()
             if kernel == 0:
-                _become_kernel(request, judge_fd, spec)
+                os.close(ready)
+                _become_kernel(request, judge_fd, spec, bound)
+            os.close(bound)
+            _wait_until_bound(ready)
             reply = {"pid": kernel}
     except (OSError, ValueError, KeyError, TypeError) as exc:
         reply = {"error": f"{type(exc).__name__}: {exc}"}
@@ -248,6 +271,7 @@ def _serve_one(server: socket.socket, conn: socket.socket) -> None:
 
 
 MAX_REQUEST = 2 ** 20
+START_WAIT = 60  # seconds a handler waits for its kernel's sockets before answering anyway
 READABLE: list = []  # what kernels may read (``sandbox.paths.readable``), worked out once
 ENABLED = True  # whether kernels are sandboxed
 LIMITS = None  # the run's control groups (``sandbox.cgroups.Limits``), where the machine has them

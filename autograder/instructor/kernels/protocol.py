@@ -32,7 +32,8 @@ with what its outputs pay beyond their bytes.
 """
 from __future__ import annotations
 
-import datetime
+import hmac
+import json
 import re
 from dataclasses import dataclass
 
@@ -277,26 +278,42 @@ class Reader:
             ends = next((i for i, f in enumerate(frames) if len(f) == len(DELIM) and bytes(f) == DELIM), None)
             if ends is None or len(frames) < ends + 6:
                 raise Refused("not a signed message of five frames")
-            signed = [bytes(f) for f in frames[ends + 1:ends + 6]]
-            raw = self.session.deserialize(signed)  # the signature, checked, and JSON
-            parent = _parent(raw["parent_header"])
-            header = raw["header"]
+            signed = self._signed([bytes(f) for f in frames[ends + 1:ends + 6]])
+            parent = _parent(json.loads(signed[1]))  # (first: a refusal keeps the parent it names)
+            header, content = json.loads(signed[0]), json.loads(signed[3])
+            if type(header) is not dict:
+                raise Refused("header is not an object")
             kind = _str(header.get("msg_type"), "msg_type", MAX_NAME)
             msg_id = _str(header.get("msg_id"), "msg_id", MAX_NAME)
-            if type(raw.get("content")) is not dict:
+            if type(content) is not dict:
                 raise Refused("content is not an object")
-            content = self._content(channel, kind, raw["content"])
+            content = self._content(channel, kind, content)
         except Exception as exc:  # noqa: BLE001  (whatever a kernel sent: refused, never the grader's failure)
             paid = self.budget.pay(size)
             return self._refused(channel, parent, Receipt(size, size, paid, str(exc)[:300] or type(exc).__name__))
         makes_output = kind in OUTPUTS or (kind == "execute_reply" and content["status"] == "error")
         cost = size + (OUTPUT_COST + surcharge(content) if makes_output else 0)
-        date = header.get("date")
-        header = {"msg_id": msg_id, "msg_type": kind}
-        if isinstance(date, datetime.datetime):
-            header["date"] = date
+        header = {"msg_id": msg_id, "msg_type": kind}  # (no date: nbclient's timings take the grader's clock)
         return {"header": header, "msg_id": msg_id, "msg_type": kind, "parent_header": parent, "metadata": {},
                 "content": content, "buffers": [], "receipt": Receipt(size, cost, self.budget.pay(cost))}
+
+    def _signed(self, frames: list) -> list:
+        """The four signed parts of a message's five frames (header, parent header, metadata,
+        content), its signature checked as jupyter_client checks it (and never seen before).
+        ``read`` parses them as JSON itself: never with the session's configured unpacker
+        (which may be pickle), and no dates parsed (jupyter_client's parsing of both headers'
+        dates was 45 % of the time it took to read a message)."""
+        session = self.session
+        signature = frames[0]
+        if session.auth is not None:
+            if not signature:
+                raise Refused("an unsigned message")
+            if signature in session.digest_history:
+                raise Refused("a signature seen before")
+            session._add_digest(signature)
+            if not hmac.compare_digest(signature, session.sign(frames[1:5])):
+                raise Refused("a wrong signature")
+        return frames[1:5]
 
     @staticmethod
     def _content(channel: str, kind: str, content: dict) -> dict:

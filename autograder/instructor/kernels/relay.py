@@ -22,12 +22,19 @@ import itertools
 import os
 import socket
 import threading
+import time
 from typing import Callable
 
 from . import unix_socket
 
 MAX_KERNEL_BYTES = 64 * 2 ** 20  # bytes one kernel may send the grader in all
 CHUNK = 2 ** 16
+# A kernel binds its sockets a few tens of milliseconds after the grader connects: the relay holds
+# the grader's connection and tries the kernel's socket again every RETRY seconds (closing the
+# grader's connection instead made ZeroMQ connect again and again: 15 ms of the grader's CPU a
+# notebook), for at most WAIT seconds.
+RETRY = 0.005
+WAIT = 120
 _names = itertools.count(1)
 
 
@@ -53,12 +60,9 @@ class Relay:
                 grader, _ = self._server.accept()
             except OSError:
                 return  # closed
-            kernel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            try:
-                kernel.connect(self.kernel_path)
-            except OSError:  # the kernel has not bound its socket yet: ZeroMQ connects again
+            kernel = self._connect()
+            if kernel is None:
                 grader.close()
-                kernel.close()
                 continue
             with self._lock:
                 if self._closed:
@@ -68,6 +72,20 @@ class Relay:
                 self._open += [grader, kernel]
             threading.Thread(target=self._pass, args=(kernel, grader, True), daemon=True).start()
             threading.Thread(target=self._pass, args=(grader, kernel, False), daemon=True).start()
+
+    def _connect(self) -> socket.socket | None:
+        """A connection to the kernel's socket, once the kernel has bound it (None: it did not
+        within ``WAIT`` seconds, or the relay was closed)."""
+        deadline = time.monotonic() + WAIT
+        while not self._closed and time.monotonic() < deadline:
+            kernel = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            try:
+                kernel.connect(self.kernel_path)
+                return kernel
+            except OSError:
+                kernel.close()
+                time.sleep(RETRY)
+        return None
 
     def _pass(self, source: socket.socket, target: socket.socket, from_kernel: bool) -> None:
         try:
