@@ -8,7 +8,8 @@ exchange (by test_hub's instructor, or here if that did not run).
 sofia   clicks the lesson's link on the course page of the LMS in Chromium, with her LMS in
         Spanish (es-ES): with no password of ours she arrives in her own JupyterLab, in Spanish,
         on lesson 3, fetched for her and in Spanish (its prose; the instructor's code cells);
-        the roster the instructor owns records the identifiers the LMS's gradebook needs.
+        the roster the instructor owns records the identifiers the LMS's gradebook needs; a
+        link to lesson 2, not released, says so in Spanish.
 forged  launches sent by other means (HTTP, as an attacker would): a bad signature, another
         issuer, another tool's audience, an expired token, the nonce of another login, a
         launch posted again with its own cookies, an unregistered deployment, an unsigned
@@ -34,6 +35,7 @@ from lti_platform import Platform, hmac_signed, initiate, new_key, post_token, u
 
 from autograder import messages
 from autograder.instructor.hub import roster
+from lessons import text as lessons_text
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -91,6 +93,11 @@ def sofia(browser, hub, platform, released, course_hub):  # noqa: F811  (browser
                 "english_menu": page.get_by_role("menuitem", name="File", exact=True).count()}
         ARTIFACTS.mkdir(exist_ok=True)
         page.screenshot(path=str(ARTIFACTS / "hub-lti-sofia-lesson-3.png"))
+        # a link to a lesson the instructor has not released: said so, in her language
+        server = page.url.split("/lab/")[0]
+        answer = page.goto(f"{server}/lessons/es/02_backward/02_backward.ipynb")
+        seen["not_released"] = (answer.status, page.locator("#not-released").inner_text(),
+                                page.locator("html").get_attribute("lang"))
         return seen
     except Exception:
         ARTIFACTS.mkdir(exist_ok=True)
@@ -112,6 +119,13 @@ def test_a_student_launched_from_the_lms_arrives_on_the_lesson_in_her_language(s
     assert user.entry.pw_name == LTI_STUDENT and LTI_STUDENT in logged_in(hub)
     assert pwd.getpwnam(LTI_STUDENT)  # the Unix user her server ran as; she has no password of ours
     assert open("/etc/shadow").read().split(f"\n{LTI_STUDENT}:", 1)[1].split(":")[0] in ("!", "!!", "*")
+
+
+def test_a_lesson_not_released_yet_is_said_so_in_her_language(sofia, course_hub):
+    status, said, lang = sofia["not_released"]
+    assert (status, lang) == (404, "es")
+    assert said == lessons_text.raw("lab.not_released", "es").format(lesson="02_backward")
+    assert not (course_hub.users.sofia.home / "02_backward").exists()
 
 
 def test_her_lesson_was_fetched_for_her_and_put_in_spanish(sofia, released, course_hub):
@@ -224,7 +238,7 @@ def test_an_id_that_is_not_plain_is_refused_with_a_page_in_the_launchs_language(
     assert f"LTI 1.3 launch refused: its email claim {email!r}" in hub.log.read_text()
 
 
-def test_the_hub_serves_no_launch_the_library_would_have_configured_for_it(hub, platform):
+def test_the_password_form_stays_and_no_tool_configuration_is_served(hub, platform):
     """The library's tool configuration page (a Canvas JSON asking for grade and roster scopes
     the course does not use) is not served; the password form stays the hub's login page."""
     from lti_platform import request

@@ -7,6 +7,7 @@ from __future__ import annotations
 import time
 
 import pytest
+from joserfc.jwk import RSAKey
 from lti_platform import CLIENT_ID, Platform, hmac_signed, new_key, unsigned
 
 from autograder.instructor.hub import launch, lti
@@ -129,9 +130,11 @@ def test_the_platforms_keys_are_fetched_once_for_many_launches(platform):
         lti._KEYS.pop(f"{platform.url}/jwks", None)
         for n in range(5):
             verify(platform, platform.sign(platform.claims("ana@uni.example", nonce=f"k-{n}")))
+        forger = new_key("forged")
         for n in range(5):
+            key = RSAKey.import_key({**forger.as_dict(private=True), "kid": f"kid-{n}"})
             with pytest.raises(TokenError, match="Unable to find a signing key"):
-                verify(platform, platform.sign(platform.claims("ana@uni.example", nonce=f"f-{n}"), new_key(f"kid-{n}")))
+                verify(platform, platform.sign(platform.claims("ana@uni.example", nonce=f"f-{n}"), key))
         assert len(served) == 1
     finally:
         platform.jwks = original

@@ -36,6 +36,7 @@ start of a lecture held the hub a network round trip per student.
 from __future__ import annotations
 
 import asyncio
+import pwd
 import time
 
 import jwt
@@ -213,7 +214,6 @@ class CourseAuthenticator(LTI13Authenticator, PAMAuthenticator):
         if not self.roster_path:
             return
         try:
-            import pwd
             owner = pwd.getpwnam(self.roster_owner).pw_uid if self.roster_owner else None
             roster.record(self.roster_path, roster.from_claims(student_id, claims), owner)
         except (OSError, KeyError, roster.RosterError) as error:
