@@ -19,7 +19,8 @@ c.CourseDirectory.db_url = os.environ.get(
     "NBGRADER_DB_URL", "sqlite:///" + os.path.join(root, "gradebook.db")
 )
 
-# Release notebooks keep a plain stub where a solution was.
+# Release notebooks keep a plain stub where a solution was (in English here: each language's release
+# gets its own words, autograder.instructor.course.stubs).
 c.ClearSolutions.code_stub = {"python": "# YOUR CODE HERE\nraise NotImplementedError()"}
 c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 
@@ -41,6 +42,7 @@ P = "autograder.instructor.passes"
 c.GenerateFeedback.preprocessors = [
     "nbgrader.preprocessors.GetGrades",
     f"{P}.concise_test_errors.ConciseTestErrors",
+    f"{P}.feedback_in_language.FeedbackInLanguage",
     f"{P}.clear_hidden_tests.ClearHiddenTestsOfTestCells",
     f"{P}.redraw_questions.RedrawQuestions",
     f"{P}.safe_for_pages.SafeForPages",

@@ -123,12 +123,41 @@ def template(lang: str, assignment: str, root: Path = ROOT) -> str:
     return "\n".join(lines)
 
 
+# nbgrader's stub of a code answer: the comment is in the notebook's language, the line that raises
+# stays Python (the grader's messages and the lessons name it: "replace `raise NotImplementedError()`"),
+# and without a message of its own (the lessons show such an exception as one sentence, lessons/stub.py)
+RAISE = "raise NotImplementedError()"
+
+
+def stubs(lang: str) -> dict:
+    """nbgrader's ``ClearSolutions`` stubs for a notebook in ``lang``: ``code`` (per kernel
+    language) and ``text``, from the ``[release]`` section of ``autograder/locale/<lang>.toml``."""
+    words = messages._GRADER.raw("release", lang)
+    return {"code": {"python": f"# {words['code_stub']}\n{RAISE}"}, "text": words["text_stub"]}
+
+
+def stub_config(lang: str) -> str:
+    """The lines of an ``nbgrader_config.py`` that make ``generate_assignment`` write ``lang``'s stubs."""
+    stub = stubs(lang)
+    return (f"\n# The answer stubs in {LANGUAGES[lang]} (autograder.instructor.course.stubs)\n"
+            f"c.ClearSolutions.code_stub = {stub['code']!r}\nc.ClearSolutions.text_stub = {stub['text']!r}\n")
+
+
+def stub_in(lang: str, released: str) -> str:
+    """``released``, the source of an answer cell of the English release (its stub written by
+    nbgrader), with the stub's words in ``lang``: the source of the same cell of ``lang``'s release."""
+    english, ours = stubs("en"), stubs(lang)
+    comment = english["code"]["python"].split("\n")[0]
+    return released.replace(comment, ours["code"]["python"].split("\n")[0]).replace(english["text"], ours["text"])
+
+
 def build_course(lang: str, into: Path, root: Path = ROOT) -> Path:
-    """An nbgrader course directory whose source notebooks are in ``lang``."""
+    """An nbgrader course directory whose source notebooks are in ``lang``, and whose released
+    notebooks get their answer stubs in ``lang`` (``stub_config``)."""
     into = Path(into)
     into.mkdir(parents=True, exist_ok=True)
     config = (root / "nbgrader_config.py").read_text()
-    (into / "nbgrader_config.py").write_text(config)
+    (into / "nbgrader_config.py").write_text(config + (stub_config(lang) if lang != "en" else ""))
     for assignment in ASSIGNMENTS:
         folder = into / "source" / assignment
         folder.mkdir(parents=True, exist_ok=True)

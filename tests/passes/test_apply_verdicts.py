@@ -36,6 +36,8 @@ def test_only_a_cell_that_passed_in_the_kernel_but_not_for_the_judge_changes():
     assert utils.determine_grade(cells["passed"])[0] == 2
     assert utils.determine_grade(cells["forged"])[0] == 0
     assert "never reached the grader's judge" in cells["forged"].outputs[-1].evalue
+    # the judge's reason alone, as a failed check shows its message: no class name before it
+    assert cells["forged"].outputs[-1].traceback == [cells["forged"].outputs[-1].evalue]
     assert len(cells["failed_both"].outputs) == 2  # its own error already explains it
     assert utils.determine_grade(cells["unjudged"])[0] == 2  # a cell no check judges is nbgrader's alone
     assert cells["forged"].metadata["autograder"]["verdict"]["mistake"] == "no_record"

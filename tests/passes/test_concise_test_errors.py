@@ -25,7 +25,8 @@ def test_test_cells_keep_only_the_diagnosis():
 
 def test_a_checks_failure_is_its_message_alone():
     """The checks' own exception carries the feedback: no class name in front of it."""
-    nb = new_notebook(cells=[_cell(True, "CheckFailed"), _cell(True, "ValueError")])
+    nb = new_notebook(cells=[_cell(True, "CheckFailed"), _cell(True, "ValueError"), _cell(True, "GradingCheck")])
     nb, _ = ConciseTestErrors().preprocess(nb, {})
     assert nb.cells[0].outputs[0].traceback == ["Step 2 used batches 1 + 2"]
     assert nb.cells[1].outputs[0].traceback == ["ValueError: Step 2 used batches 1 + 2"]
+    assert nb.cells[2].outputs[0].traceback == ["Step 2 used batches 1 + 2"]  # the judge's reason (ApplyVerdicts)

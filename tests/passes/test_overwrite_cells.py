@@ -178,3 +178,31 @@ def test_the_gradebook_is_read_once_per_notebook_and_answers_as_it_would_cell_by
     deleted = tests[1].metadata.nbgrader["grade_id"]
     assert [c.metadata["nbgrader"]["grade_id"] for c in ours.cells if "nbgrader" in c.metadata].count(deleted) == 1
     assert "pass  # the student's edit" not in "".join(c.source for c in ours.cells)
+
+
+def test_an_answer_left_as_released_in_its_language_is_unanswered(tmp_path, new_gradebook):
+    """nbgrader's "No response." (SaveAutoGrades: the answer cell's checksum unchanged) for a cell
+    that still holds the release's stub in the notebook's language, whose checksum is not the
+    English release's (the English stub is unanswered in any notebook, as nbgrader says); an answer
+    the student wrote is an answer."""
+    from autograder.instructor.course import stub_in, stubs
+
+    released = "def train(model):\n    " + stubs("en")["code"]["python"].replace("\n", "\n    ")
+    answer = new_code_cell(released)
+    answer.metadata.nbgrader = {"grade": False, "solution": True, "locked": False, "grade_id": "train_loop",
+                                "schema_version": 3}
+    answer.metadata.nbgrader["checksum"] = utils.compute_checksum(answer)
+    student, resources, config, _ = _course(tmp_path, new_gradebook)
+    with Gradebook(resources["nbgrader"]["db_url"]) as gb:
+        gb.update_or_create_source_cell("train_loop", NAME, NAME, cell_type="code", locked=False, source=released,
+                                        checksum=answer.metadata.nbgrader["checksum"])
+        gb.update_or_create_solution_cell("train_loop", NAME, NAME)
+    student.cells.append(answer)
+    for language, source, unanswered in [("zh", stub_in("zh", released), True), ("sv", stub_in("sv", released), True),
+                                         ("en", released, True), ("zh", released, True),
+                                         ("zh", "def train(model):\n    return 1", False)]:
+        mine = copy.deepcopy(student)
+        mine.cells[2].source = source
+        ours = _overwritten(mine, resources, config, language).cells[2]
+        same = ours.metadata.nbgrader["checksum"] == utils.compute_checksum(ours)
+        assert same is unanswered, (language, source)

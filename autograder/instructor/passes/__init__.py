@@ -23,7 +23,8 @@ pipeline. In the order a submission meets them:
 * ``safe_for_pages.SafeForPages``: nothing a student wrote is live in formgrader or the feedback,
   nor typeset by MathJax, and cleaning HTML costs at most what its budget allows;
 * feedback: ``concise_test_errors.ConciseTestErrors`` (the diagnosis, not the hidden tests),
-  ``clear_hidden_tests.ClearHiddenTestsOfTestCells``, ``feedback_exporter.FeedbackExporter`` (with
+  ``feedback_in_language.FeedbackInLanguage`` (nbgrader's "No response." and IPython's traceback
+  headers in the notebook's language), ``clear_hidden_tests.ClearHiddenTestsOfTestCells``, ``feedback_exporter.FeedbackExporter`` (with
   ``templates/feedback_in_language``: nbgrader's page, its words in the notebook's language),
   ``templates/formgrade_inert`` (formgrader's page, MathJax kept to the instructor's markdown);
 * ``hooks``: links, special and oversized files set aside before nbgrader copies a submission;

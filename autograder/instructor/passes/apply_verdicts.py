@@ -11,7 +11,9 @@ expression) controls that. So in every judged test cell:
   shows, but nbgrader never reads it as a score;
 * a cell whose verdict is a failure (or that has no verdict: its checks never reached
   the judge) gets an error with the judge's reason in the notebook's language, unless it
-  shows one already, so nbgrader gives it 0 and the feedback says why.
+  shows one already, so nbgrader gives it 0 and the feedback says why: the reason alone, as a
+  failed check shows its message (the error's name, ``GradingCheck``, is for nbgrader and
+  the instructor; no class name in front of the student's feedback).
 
 Each judged cell keeps its verdict in its metadata (``autograder.verdict``), where the
 class report reads the mistake it names. A test cell that calls no check is nbgrader's
@@ -51,5 +53,5 @@ class ApplyVerdicts(NbGraderPreprocessor):
             if not verdict.ok and not any(o.output_type == "error" for o in cell.outputs):
                 text = messages.render(verdict.key, verdict.fields, language)
                 cell.outputs.append(NotebookNode(output_type="error", ename="GradingCheck", evalue=text,
-                                                 traceback=[f"GradingCheck: {text}"]))
+                                                 traceback=[text]))
         return nb, resources

@@ -15,6 +15,11 @@ notebook's language, and trusting the gradebook, not the notebook, about what ea
   without an id, which the metadata check then rejected. Here an unknown grade id makes the
   cell a plain cell, and a known cell gets its kind from the gradebook.
 
+* An answer cell left as released, with nbgrader's stub in the notebook's language
+  (``course.stub_in``: "# 在这里写你的代码"), is unanswered, as the English stub is: nbgrader
+  compares the cell with the checksum of the English release, and without this its
+  "No response." comment was never given to a student of another language.
+
 Everything else is nbgrader's: every code cell, every test, every grade id and point value.
 
 A test cell the student deleted comes back (``add_missing_cells``) with a cell id of its
@@ -98,7 +103,8 @@ class _NotebookCells:
 
 class OverwriteCellsInLanguage(OverwriteCells):
     def preprocess(self, nb, resources):
-        self._prose = _prose(resources, messages.notebook_language(nb), self.config)
+        self._language = messages.notebook_language(nb)
+        self._prose = _prose(resources, self._language, self.config)
         self._read_cells = False
         nb, resources = super().preprocess(nb, resources)
         give_ids(nb)
@@ -146,10 +152,23 @@ class OverwriteCellsInLanguage(OverwriteCells):
                 return cell, resources
         cell, resources = super().preprocess_cell(cell, resources, cell_index)
         grade_id = cell.metadata.get("nbgrader", {}).get("grade_id")
+        if self._language != "en" and utils.is_solution(cell) and not utils.is_locked(cell):
+            self._unanswered_in_language(cell, grade_id)
         if cell.cell_type == "markdown" and utils.is_locked(cell) and not utils.is_solution(cell) \
                 and grade_id in self._prose:
             cell.source = self._prose[grade_id]
         return cell, resources
+
+
+    def _unanswered_in_language(self, cell, grade_id) -> None:
+        """An answer cell that is the release's, stub in the notebook's language, gets that
+        source's checksum (nbgrader's checksum is the English release's)."""
+        try:
+            released = self.gradebook.find_source_cell(grade_id, self.notebook_id, self.assignment_id).source
+        except MissingEntry:
+            return
+        if released is not None and cell.source == course.stub_in(self._language, released):
+            cell.metadata.nbgrader["checksum"] = utils.compute_checksum(cell)
 
 
 def _prose(resources: dict, language: str, config) -> dict:
