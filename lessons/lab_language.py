@@ -9,6 +9,8 @@ set it, nothing of JupyterLab is changed:
   directory is ``lab_config/language/zh``, whose ``overrides.json`` makes ``zh_CN`` the default
   of that setting, for this server only (a language the student picks in Settings › Language
   still wins, as over any default); JupyterLab opens on ``release/zh/``.
+* JupyterLab's own words, where its packs leave them English (lessons/lab_locale): the
+  translations JupyterLab asks for are served here, the course's strings added.
 * A link, for Binder (one server for whatever link was opened): ``<server>/lessons/zh`` or
   ``<server>/lessons/zh/01_requires_grad/01_requires_grad.ipynb``. This server extension (the
   students' ``lab_config/student`` enables it) saves the language in the user's settings, as
@@ -123,6 +125,19 @@ def _jupyter_server_extension_points():
 
 
 def _load_jupyter_server_extension(serverapp) -> None:
+    from .lab_locale import CourseTranslationsHandler, handler_settings
+
     pattern = url_path_join(serverapp.base_url, "lessons", f"({'|'.join(LANGUAGES)})(?:/(.*))?")
-    serverapp.web_app.add_handlers(".*$", [(pattern, LanguageHandler)])
+    handlers = [(pattern, LanguageHandler)]
+    # JupyterLab's words where its language packs have none (lessons/lab_locale): the students'
+    # page configuration (lab_config/student/labconfig) points JupyterLab's translations here
+    translations = url_path_join(serverapp.base_url, "lessons", "api", "translations")
+    try:
+        settings = handler_settings(serverapp)
+    except LookupError:  # no JupyterLab on this server: nothing asks for its translations
+        settings = None
+    if settings is not None:
+        handlers += [(f"{translations}/?", CourseTranslationsHandler, settings),
+                     (f"{translations}/(?P<locale>.*)", CourseTranslationsHandler, settings)]
+    serverapp.web_app.add_handlers(".*$", handlers)
 

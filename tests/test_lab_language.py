@@ -17,12 +17,12 @@ from helpers import ROOT
 from lessons import lab, lab_language
 
 
-def test_each_language_with_a_pack_sets_an_installed_one():
+def test_each_language_sets_an_installed_pack():
     installed = {e.name for e in entry_points(group="jupyterlab.languagepack")}
     locales = {lang: lab_language.locale(lang) for lang in lab_language.LANGUAGES}
-    assert locales == {"en": "en", "es": "es_ES", "pt": "pt_BR", "zh": "zh_CN", "fr": "fr_FR", "sv": None}
-    assert {v for k, v in locales.items() if k not in ("en", "sv")} <= installed
-    # no Swedish pack on PyPI: the README says so
+    assert locales == {"en": "en", "es": "es_ES", "pt": "pt_BR", "zh": "zh_CN", "fr": "fr_FR", "sv": "sv_SE"}
+    assert {v for k, v in locales.items() if k != "en"} <= installed
+    # no Swedish pack on PyPI: the course's own (lessons/lab_locale/sv_SE), and the README says so
     assert "no JupyterLab language pack for Swedish" in (ROOT / "README.md").read_text()
     with pytest.raises(ValueError):
         lab_language.locale("de")
@@ -34,8 +34,9 @@ def test_make_lab_in_a_language_opens_its_lessons(tmp_path):
     argv, _, _ = lab.command("student", tmp_path, lang="zh")
     assert f"--LabApp.app_settings_dir={ROOT / 'lessons/lab_config/language/zh'}" in argv
     assert "--LabApp.default_url=/lab/tree/zh" in argv
-    argv, _, _ = lab.command("student", tmp_path, lang="sv")  # no pack, no lessons in this course
-    assert not any("app_settings_dir" in a or "default_url" in a for a in argv)
+    argv, _, _ = lab.command("student", tmp_path, lang="sv")  # the course's pack, no lessons in this course
+    assert f"--LabApp.app_settings_dir={ROOT / 'lessons/lab_config/language/sv'}" in argv
+    assert not any("default_url" in a for a in argv)
     argv, _, _ = lab.command("instructor", tmp_path, lang="es")
     assert f"--LabApp.default_url={lab.INSTRUCTOR_URL}" in argv and any("language/es" in a for a in argv)
     # a Binder server's root is the course, make lab's is release/
