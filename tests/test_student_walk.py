@@ -139,8 +139,8 @@ def _passed(walk: Walk, spec) -> str:
     with in_language(walk.lang):
         from autograder import titles
 
-        return messages.text("general.passed", what=titles.text(titles.exercise(spec)),
-                             cases=messages.text("general.cases_visible")) + "\n"
+        return wrap(messages.text("general.passed", what=titles.text(titles.exercise(spec)),
+                                  cases=messages.text("general.cases_visible"))) + "\n"
 
 
 def _exercise(walk: Walk, nb, source, spec) -> str:
