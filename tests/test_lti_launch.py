@@ -147,3 +147,19 @@ def test_a_nonce_is_taken_once_until_its_token_expires():
         nonces.use("a", until=100, now=99)
     nonces.use("b", until=200, now=150)  # "a" is forgotten past its time: its token is refused anyway
     assert len(nonces) == 1
+
+
+def test_without_an_issuer_the_hub_takes_passwords_only():
+    from jupyterhub.handlers.login import LoginHandler
+
+    assert lti.CourseAuthenticator().get_handlers(None) == [("/login", LoginHandler)]
+    with_lti = lti.CourseAuthenticator(issuer="https://canvas.instructure.com")
+    assert [url for url, _ in with_lti.get_handlers(None)] == ["/login", "/lti13/oauth_login", "/lti13/oauth_callback"]
+    assert with_lti.login_url("/hub/") == "/hub/login" and with_lti.login_service == ""
+
+
+def test_a_launch_is_allowed_whoever_it_names_and_a_password_only_for_the_course():
+    authenticator = lti.CourseAuthenticator(issuer="https://canvas.instructure.com", allowed_users={"teacher"})
+    assert authenticator.check_allowed("ana@uni.example", {"name": "ana@uni.example", "auth_state": {"lti13": True}})
+    assert not authenticator.check_allowed("ana@uni.example", {"name": "ana@uni.example", "auth_state": None})
+    assert authenticator.check_allowed("teacher", {"name": "teacher", "auth_state": None})
