@@ -11,9 +11,9 @@ from jupyter_client.session import Session
 from autograder.instructor.kernels.protocol import LINE, OUTPUT_COST, Budget, Reader
 
 
-def _frames(session: Session, kind: str, content, parent=None, header=None) -> list:
+def _frames(session: Session, kind: str, content, parent=None, header=None, metadata=b"{}") -> list:
     parts = [header if header is not None else session.pack(session.msg_header(kind)),
-             json.dumps(parent if parent is not None else {"msg_id": "cell-1"}).encode(), b"{}",
+             json.dumps(parent if parent is not None else {"msg_id": "cell-1"}).encode(), metadata,
              content if isinstance(content, bytes) else json.dumps(content).encode()]
     return [b"topic", b"<IDS|MSG>", session.sign(parts), *parts]
 
@@ -43,6 +43,7 @@ def test_what_the_protocol_does_not_say_is_refused_and_keeps_its_parent():
                                                                           "execution_count": "7"}),
         "pickle, not JSON": _frames(session, "stream", pickle.dumps({"name": "stdout", "text": "x"})),
         "a type the channel does not have": _frames(session, "execute_reply", {"status": "ok"}),
+        "metadata a list": _frames(session, "stream", {"name": "stdout", "text": "x"}, metadata=b"[1]"),
     }
     for what, frames in cases.items():
         msg = reader.read(frames, "iopub")

@@ -12,11 +12,11 @@ turns the frames of one message into a message of the protocol, or into a refusa
   texts, JSON data for JSON types, metadata and perhaps a ``transient.display_id`` string; an
   execution count is a whole number; a parent header is at most a ``msg_id`` string), nothing
   else: no buffers, no message metadata, no ``code`` of ``execute_input``;
-* anything else (frames that are not a signed message, a field of the wrong type or missing,
-  a message type the protocol does not have on that channel, JSON nested past ``MAX_DEPTH``)
-  is ``refused``: the message keeps its parent (or, when that is unreadable, the request
-  the client sent last: the running cell's), and a reply refused on the shell channel is an
-  error reply. ``JudgedExecute`` turns a refusal into one error output in the running cell,
+* anything else (frames that are not a signed message, a header, parent header, metadata or
+  content that is not a JSON object, a field of the wrong type or missing, a message type the
+  protocol does not have on that channel, JSON nested past ``MAX_DEPTH``) is ``refused``:
+  the message keeps its parent (or, when that is unreadable, the request the client sent
+  last: the running cell's), and a reply refused on the shell channel is an error reply. ``JudgedExecute`` turns a refusal into one error output in the running cell,
   saying so in the notebook's language: the cell that sent it, at most, loses its points.
 
 Every message is paid for as it arrives, from one ``Budget`` per notebook (shared by every
@@ -280,9 +280,9 @@ class Reader:
                 raise Refused("not a signed message of five frames")
             signed = self._signed([bytes(f) for f in frames[ends + 1:ends + 6]])
             parent = _parent(json.loads(signed[1]))  # (first: a refusal keeps the parent it names)
-            header, content = json.loads(signed[0]), json.loads(signed[3])
-            if type(header) is not dict:
-                raise Refused("header is not an object")
+            header, metadata, content = (json.loads(part) for part in (signed[0], signed[2], signed[3]))
+            if type(header) is not dict or type(metadata) is not dict:
+                raise Refused("header or metadata is not an object")
             kind = _str(header.get("msg_type"), "msg_type", MAX_NAME)
             msg_id = _str(header.get("msg_id"), "msg_id", MAX_NAME)
             if type(content) is not dict:
