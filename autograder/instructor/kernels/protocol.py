@@ -16,8 +16,9 @@ turns the frames of one message into a message of the protocol, or into a refusa
   content that is not a JSON object, a field of the wrong type or missing, a message type the
   protocol does not have on that channel, JSON nested past ``MAX_DEPTH``) is ``refused``:
   the message keeps its parent (or, when that is unreadable, the request the client sent
-  last: the running cell's), and a reply refused on the shell channel is an error reply. ``JudgedExecute`` turns a refusal into one error output in the running cell,
-  saying so in the notebook's language: the cell that sent it, at most, loses its points.
+  last: the running cell's), and a reply refused on the shell channel is an error reply.
+  ``JudgedExecute`` turns a refusal into one error output in the running cell, saying so in
+  the notebook's language: the cell that sent it, at most, loses its points.
 
 Every message is paid for as it arrives, from one ``Budget`` per notebook (shared by every
 kernel its restarts start): its raw size, every frame counted (identities, header, parent

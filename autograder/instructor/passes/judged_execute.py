@@ -225,7 +225,8 @@ class JudgedExecute(Execute):
         if receipt is not None and reply["content"].get("status") == "error" and (receipt.refused or not receipt.paid):
             key = "malformed_message" if receipt.refused else "output_budget"
             name = protocol.REFUSED if receipt.refused else reply["content"]["ename"][:protocol.MAX_NAME]
-            if any(o.output_type == "error" and o.get("ename") == name for o in cell.outputs) or not self._may_note(cell):
+            said = any(o.output_type == "error" and o.get("ename") == name for o in cell.outputs)
+            if said or not self._may_note(cell):
                 return None
             text = self._note(key)
             reply = {**reply, "content": {**reply["content"], "ename": name, "evalue": text, "traceback": [text]}}
