@@ -5,6 +5,7 @@
 #   make quick   the fast part of the suite (no Jupyter kernels, nbgrader runs or browser)
 #   make release regenerate release/ (and release/<language>/) from source/ with nbgrader
 #   make bench   print the benchmark figures
+#   make labextension  rebuild the course's JupyterLab extension (lessons/labextension; needs Node)
 
 PYTHON ?= python3
 VENV ?= .venv
@@ -18,12 +19,15 @@ ROOT_FLAG := $(if $(filter 0,$(shell id -u)),--allow-root,)
 # The browser tests drive Debian's Chromium (root installs it on first use).
 CHROMIUM ?= /usr/bin/chromium
 
-.PHONY: lab instructor test quick release bench
+.PHONY: lab instructor test quick release bench labextension
 
-$(VENV)/.installed: pyproject.toml
+$(VENV)/.installed: pyproject.toml lessons/labextension/package.json
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install $(TORCH)
 	$(BIN)/pip install -e '.[test]'
+	# the course's JupyterLab extension (prebuilt in lessons/labextension): a wheel installs it, an
+	# editable install needs JupyterLab's own link to it
+	$(BIN)/jupyter labextension develop --overwrite .
 	touch $@
 
 # Both views are started by lessons/lab.py (the browser tests start them the same way);
@@ -80,6 +84,15 @@ quick: $(VENV)/.installed
 release: $(VENV)/.installed
 	for a in $$(ls source); do $(BIN)/nbgrader generate_assignment $$a --force; done
 	$(BIN)/python -m autograder.instructor.course
+
+# The course's JupyterLab extension (labextension/src: the Validate button in the notebook's language)
+# is built into lessons/labextension, which is committed, so set-up needs no Node. After changing
+# its source, rebuild it (Node 20 or later, npm; the builder is the one labextension/package-lock.json pins).
+labextension: $(VENV)/.installed
+	npm ci --prefix labextension --no-audit --no-fund
+	rm -rf lessons/labextension
+	cd labextension && PATH="$(BIN):$$PATH" jupyter-builder build .
+	$(BIN)/jupyter labextension develop --overwrite .
 
 bench: $(VENV)/.installed
 	$(BIN)/python benchmarks/bench_course.py

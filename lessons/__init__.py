@@ -11,6 +11,13 @@ def progress(start=None):
     return _progress(start)
 
 
+def _jupyter_labextension_paths():
+    """The course's JupyterLab extension (``labextension/``, built into ``lessons/labextension``),
+    for ``jupyter labextension develop .``: what ``make`` and Binder's ``postBuild`` run after their
+    editable install (a wheel installs it as data files; an editable install of setuptools does not)."""
+    return [{"src": "labextension", "dest": "@autograd-lessons/lab"}]
+
+
 def _show_stubs_as_sentences() -> None:
     from . import stub
 

@@ -19,9 +19,9 @@ set it, nothing of JupyterLab is changed:
 from __future__ import annotations
 
 import json
+from html import escape
 from pathlib import Path
 from urllib.parse import quote
-from html import escape
 
 from jupyter_server.base.handlers import JupyterHandler
 from jupyter_server.utils import url_path_join
@@ -29,10 +29,10 @@ from tornado import web
 
 from autograder.messages import LANGUAGES
 
-# lab_config/language/<lang>/overrides.json: the locale setting for each language with a pack
-SETTINGS = Path(__file__).resolve().parent / "lab_config" / "language"
 from . import lesson_fetch, text
 
+# lab_config/language/<lang>/overrides.json: the locale setting for each language with a pack
+SETTINGS = Path(__file__).resolve().parent / "lab_config" / "language"
 PLUGIN = "@jupyterlab/translation-extension:plugin"
 
 
@@ -110,8 +110,6 @@ class LanguageHandler(JupyterHandler):
         target = "/".join(p for p in (folder, path) if p)
         self.redirect(url_path_join(self.base_url, "lab", "tree", quote(target)))
 
-
-def _jupyter_server_extension_points():
     def not_released(self, lang: str, assignment: str) -> None:
         message = text.raw("lab.not_released", lang).format(lesson=assignment)
         lab = url_path_join(self.base_url, "lab")
@@ -121,6 +119,27 @@ def _jupyter_server_extension_points():
                     f'<p id="not-released">{escape(message)}</p>'
                     f'<p><a href="{escape(lab)}">{escape(text.raw("lab.open_lab", lang))}</a></p></html>')
 
+
+def validate_words(lang: str) -> dict:
+    """The words of the course's Validate button and report (the ``[validate]`` section of
+    ``lessons/locale/<lang>.toml``) in ``lang``, each missing one in English; English for a
+    language the course does not have."""
+    english = text.raw("validate", "en")
+    words = text.raw("validate", lang if lang in LANGUAGES else "en")
+    return {key: words.get(key, value) for key, value in english.items()}
+
+
+class ValidateWordsHandler(JupyterHandler):
+    """``/lessons/api/validate/<lang>``: the words the course's Validate button shows on a notebook
+    in ``lang`` (labextension/src/index.js asks with the notebook's ``autograd_lessons.language``)."""
+
+    @web.authenticated
+    def get(self, lang: str) -> None:
+        self.set_header("Content-Type", "application/json")
+        self.finish(json.dumps(validate_words(lang)))
+
+
+def _jupyter_server_extension_points():
     return [{"module": "lessons.lab_language"}]
 
 
@@ -128,7 +147,8 @@ def _load_jupyter_server_extension(serverapp) -> None:
     from .lab_locale import CourseTranslationsHandler, handler_settings
 
     pattern = url_path_join(serverapp.base_url, "lessons", f"({'|'.join(LANGUAGES)})(?:/(.*))?")
-    handlers = [(pattern, LanguageHandler)]
+    handlers = [(pattern, LanguageHandler),
+                (url_path_join(serverapp.base_url, "lessons", "api", "validate", r"([a-z]{2})"), ValidateWordsHandler)]
     # JupyterLab's words where its language packs have none (lessons/lab_locale): the students'
     # page configuration (lab_config/student/labconfig) points JupyterLab's translations here
     translations = url_path_join(serverapp.base_url, "lessons", "api", "translations")

@@ -570,17 +570,19 @@ def set_due_date(frame, name: str, due) -> None:
 
 
 def start_validation(page) -> None:
-    """Press nbgrader's Validate button on the open notebook (it saves the notebook first)."""
-    page.locator(".jp-NotebookPanel-toolbar").filter(visible=True).get_by_text("Validate", exact=True).click()
+    """Press the Validate button on the open notebook (it saves the notebook first): a student's is
+    the course's, in the notebook's language (browser_helpers.VALIDATE_BUTTON)."""
+    from browser_helpers import VALIDATE_BUTTON
+
+    page.locator(VALIDATE_BUTTON).filter(visible=True).click()
 
 
 def validation_report(page) -> str:
     """The report of the validation started with ``start_validation``, once it is shown."""
-    dialog = page.locator(".jp-Dialog")
+    from browser_helpers import VALIDATION_REPORT
+
+    dialog = page.locator(VALIDATION_REPORT)
     dialog.wait_for(timeout=180_000)
-    page.wait_for_function(
-        "() => /Success|failed|error/i.test(document.querySelector('.jp-Dialog').innerText)",
-        timeout=180_000)
     return dialog.inner_text()
 
 

@@ -25,10 +25,11 @@ import nbformat
 import pytest
 import browser_helpers
 from browser_helpers import browser, jupyter_lab, next_frames, validate  # noqa: F401  (browser: a fixture)
+from english import english_left
 from helpers import ROOT, fill, isolated_env, read, solutions
 
 from lessons import lab as course_lab
-from lessons.lab_language import server_options
+from lessons.lab_language import server_options, validate_words
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
@@ -238,19 +239,39 @@ def test_lesson_in_jupyterlab(lab, browser, name, lang):
     page.close()
 
     page = open_notebook(browser, lab, f"{folder}/{name}.ipynb")
+    # the course's Validate button (labextension/), its report in the notebook's language
+    words = validate_words(lang)
+    assert page.locator(browser_helpers.VALIDATE_BUTTON).filter(visible=True).inner_text().strip() == words["button"]
     report = validate(page)
-    assert "failed" in report and not_written_yet(lang) in report, report[:2000]
+    assert report.startswith(words["title"]) and words["failed"] in report, report[:2000]
+    # (a message is broken into lines of 88 columns: compared without its spaces, as test_hub does)
+    assert re.sub(r"\s", "", not_written_yet(lang)) in re.sub(r"\s", "", report), report[:2000]
+    code = {line.strip() for cell in read(ROOT / folder / f"{name}.ipynb").cells if cell.cell_type == "code"
+            for line in cell.source.splitlines()}
+    said = " ".join(line for line in report.splitlines() if line.strip() not in code)  # (a message's lines joined)
+    assert english_left([("Validate", said)], lang) == [], said[:2000]
     page.close()
 
 
 def test_a_link_opens_jupyterlab_in_its_language(lab, browser):
     """Binder's link for Spanish (``urlpath=lessons/es/...``): JupyterLab's interface in Spanish,
-    on the Spanish lesson."""
+    on the Spanish lesson; every menu, the file browser and its menu, the notebook's toolbar and the
+    status bar a student reads are in Spanish (the Spanish pack leaves half of them English: the
+    course's strings, lessons/lab_locale, fill them), but for the strings JupyterLab shows in English
+    in every language."""
     interface_language("zh")
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     page.goto(f"{lab}/lessons/es/01_requires_grad")
     assert page.url.endswith("/lab/tree/release/es/01_requires_grad"), page.url
     page.get_by_role("menuitem", name="Archivo", exact=True).wait_for(timeout=60_000)
     assert page.get_by_role("menuitem", name="File", exact=True).count() == 0
-    page.locator(".jp-DirListing-item", has_text="01_requires_grad.ipynb").wait_for(timeout=30_000)
+    page.locator(".jp-DirListing-item", has_text="01_requires_grad.ipynb").dblclick()
+    browser_helpers.wait_for_idle_kernel(page, "es")
+    shown = browser_helpers.lab_surfaces(page)
+    assert browser_helpers.english_on_screen(shown, "es") == set()
+    for spanish in ("Archivo", "Editar", "Ejecutar", "Kernel", "Pestañas", "Ejecutar todas las celdas",
+                    "Borrar las salidas de todas las celdas", "Reiniciar el kernel…", "Nombre", "Modificado",
+                    "Cortar la celda", "Validar"):
+        assert spanish in shown, spanish
+    assert any(text.endswith("| Inactivo") for text in shown), shown
     page.close()
