@@ -11,8 +11,10 @@ working alone (Binder, self-study) does:
 
 After every step the kernel must show exactly what the grader says for that code, in the
 notebook's language (found by the kernel from the notebook, as for a student), computed here in
-the test process with the same checks; and nothing it shows may name an internal id
-(``03_zeroing_grad``, ``train_loop_tests``, ``l3_q1``) or the grader's code.
+the test process with the same checks; nothing it shows may name an internal id
+(``03_zeroing_grad``, ``train_loop_tests``, ``l3_q1``) or the grader's code; and, over the whole
+walk, nothing it shows is English in another language (tests/english.py; IPython's own traceback
+of the check the student stopped aside).
 
 One kernel per language walks the four lessons, each in its own folder with a fresh namespace,
 as a student going from one notebook to the next (a kernel's start and its imports cost 4 s;
@@ -26,6 +28,7 @@ import shutil
 import nbformat
 import pytest
 import torch
+from english import english_left
 from helpers import ROOT, isolated_env, read, solution_code
 from walk import (INTERNAL, WIDGET, Kernel, entry_code, in_language, run_here, said, spec_of_answer_cell,
                   stuck_forever, wrong_entry)
@@ -92,11 +95,20 @@ class Walk:
     def __init__(self, lang: str, kernel: Kernel):
         self.lang, self.kernel, self.steps = lang, kernel, 0
         self.here = _kernel_namespace()
+        self.screen = []  # (where, what the kernel showed): no English may be left in it
+
+    def saw(self, where: str, shown) -> None:
+        """Keep what a cell printed and its error, but for IPython's own traceback of a cell the
+        student stopped. (The value a cell ends on is Python's repr of it, code: a demo's
+        ``str(error)`` is PyTorch's own message.)"""
+        if shown.ename != "KeyboardInterrupt":
+            self.screen.append((where, f"{shown.printed}\n{shown.failure}"))
 
     def cell(self, code: str, when_printed=None):
         """Run ``code`` in the kernel and here: (what the kernel showed, (printed, failure) here)."""
         self.steps += 1
         shown = self.kernel.run(code, when_printed)
+        self.saw(f"step {self.steps}: {code[:60]!r}", shown)
         with in_language(self.lang):
             expected = said(lambda: run_here(code, self.here, str(self.steps))) if when_printed is None else None
         for line in (shown.text, shown.failure):
@@ -122,6 +134,7 @@ def _run_all(walk: Walk, nb) -> None:
         if cell.cell_type != "code":
             continue
         shown = walk.kernel.run(cell.source)
+        walk.saw(f"Run All, cell {cell.id}", shown)
         if shown.error is not None:
             assert TAG in cell.metadata.get("tags", []), f"{cell.id} failed on Run All: {shown.failure[-500:]}"
         if shown.ename == "CheckFailed":
@@ -252,3 +265,8 @@ def test_a_student_walks_the_course(lang, home, monkeypatch):
         assert lines[0] == lesson_text.text("progress.title", got=total, total=total), shown.text
     assert all(line.startswith("✓") for line in lines[1:]), shown.text
     assert not INTERNAL.search(shown.text), shown.text
+    # everything the kernel showed on the way (messages, hints, widgets' prints, progress()) has no
+    # English left but code, identifiers and the glossary's words kept in English (tests/english.py)
+    walk.saw("progress()", shown)
+    left = english_left(walk.screen, lang)
+    assert left == [], "\n".join(left)

@@ -33,9 +33,10 @@ INTERNAL = re.compile(r"\b0\d_[a-z]+(_[a-z]+)*\b|\b\w+_tests\b|\bquiz_q\d\b|\bl\
 
 @dataclass
 class Shown:
-    """What one cell showed: its printed text, its error (the lines IPython rendered), the
-    kinds of its displays."""
+    """What one cell showed: its printed text (with the value it ended on), what it printed alone,
+    its error (the lines IPython rendered), the kinds of its displays."""
     text: str = ""
+    printed: str = ""
     error: list | None = None
     ename: str = ""
     kinds: set = field(default_factory=set)
@@ -69,6 +70,7 @@ class Kernel:
                 return shown
             if kind == "stream":
                 shown.text += content["text"]
+                shown.printed += content["text"]
             elif kind == "error":
                 shown.error, shown.ename = content["traceback"], content["ename"]
             elif kind in ("display_data", "execute_result"):
