@@ -125,3 +125,16 @@ def test_the_grader_names_jupyterlabs_menus_as_jupyterlab_shows_them(lang):
     text = messages._GRADER.raw("grading.reason_too_large", lang)
     assert f"{shown(chr(4).join(['menu', 'Edit']))} › {shown('Clear Outputs of All Cells')}" in text, text
     assert "Clear Outputs of All Cells" not in text or lang == "en"
+
+
+def test_the_swedish_student_is_told_once_what_jupyterlab_shows_in_swedish():
+    """JupyterLab has no official Swedish: lesson 1 says so once, in Swedish, says the course has its
+    own for the screens of the lessons, and how to switch to it."""
+    from autograder.instructor import course
+
+    told = [(assignment, cell) for assignment in course.ASSIGNMENTS
+            for cell, text in course.read_prose("sv", assignment).items() if "`Settings › Language`" in text]
+    assert told == [("01_requires_grad", "objectives")]
+    note = course.read_prose("sv", "01_requires_grad")["objectives"]
+    assert "ingen officiell svensk översättning" in note and "Validera" in note
+    assert lab_locale.course_strings("sv_SE")["jupyterlab"]["menu\x04File"] == ["Arkiv"]
