@@ -305,10 +305,7 @@ def lab_surfaces(page, submenus: bool = False) -> set:
         page.locator(".lm-Menu").first.wait_for()
         texts |= shown_texts(page, ".lm-Menu")
         if submenus:
-            for item in page.locator(".lm-Menu .lm-Menu-item[data-type='submenu']").all():
-                item.hover()
-                next_frames(page, 4)
-                texts |= shown_texts(page, ".lm-Menu")
+            texts |= _submenus(page, 0)
         page.keyboard.press("Escape")
         page.keyboard.press("Escape")
         page.locator(".lm-Menu").first.wait_for(state="detached")
@@ -317,6 +314,23 @@ def lab_surfaces(page, submenus: bool = False) -> set:
     texts |= shown_texts(page, ".lm-Menu")
     page.keyboard.press("Escape")
     page.locator(".lm-Menu").first.wait_for(state="detached")
+    return texts
+
+
+# the open menu at depth i, or null
+_MENU = "i => document.querySelectorAll('.lm-Menu')[i] || null"
+
+
+def _submenus(page, depth: int) -> set:
+    """The texts of every submenu of the open menu at ``depth``, and of theirs. A submenu opens
+    on hover after Lumino's delay, in a menu node of its own: each is read once that node is there."""
+    texts = set()
+    items = page.locator(".lm-Menu").nth(depth).locator(".lm-Menu-item[data-type='submenu']")
+    for item in range(items.count()):
+        before = page.evaluate_handle(_MENU, depth + 1)
+        items.nth(item).hover()
+        page.wait_for_function(f"([i, before]) => ({_MENU})(i) && ({_MENU})(i) !== before", arg=[depth + 1, before])
+        texts |= shown_texts(page, ".lm-Menu") | _submenus(page, depth + 1)
     return texts
 
 

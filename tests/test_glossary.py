@@ -34,8 +34,9 @@ def _pairs(lang: str):
     data = lab_strings(lang)
     for entry in english.student_lab_strings():
         translation = data.get(entry["domain"], {}).get(entry["key"])
-        if translation and translation[0]:
-            yield f"JupyterLab:{entry['key']!r}", entry["key"].split("\x04")[-1], translation[0]
+        english_text = entry["key"].split("\x04")[-1]
+        if translation and translation[0] and translation[0] != english_text:  # (a name kept as it is: Notebook, the app)
+            yield f"JupyterLab:{entry['key']!r}", english_text, translation[0]
 
 
 def lab_strings(lang: str) -> dict:
