@@ -130,6 +130,10 @@ def test_the_feedback_page_speaks_the_notebooks_language(lang):
     assert f'alt="{say("image_alt")}"' in html
     for key in ("students_answer", "comments", "grade_cell"):
         assert say(key) in html, key
+    # a test cell is named as the notebook's heading names it, never by its grade id
+    from autograder import titles
+    assert f'{say("grade_cell")} {titles.text(titles.test_cell("train_loop_tests"), lang)}</span>' in html
+    assert "<code>train_loop_tests</code>" not in html and "<code>quiz_q1</code>" not in html
     assert f'{say("in_prompt")}\xa0[3]:' in html or f'{say("in_prompt")}&nbsp;[3]:' in html
     assert "<script>" not in page and "<title>03_zeroing_grad&lt;script&gt;</title>" in page
     assert COMMENT in html  # the instructor's comment, rendered as nbgrader renders it
@@ -140,16 +144,27 @@ def test_the_feedback_page_speaks_the_notebooks_language(lang):
             assert words in html, words
 
 
+def _titled(found) -> str:
+    """nbgrader's heading of a test cell, with the title the course gives it in place of its grade id."""
+    from autograder import titles
+
+    title = titles.test_cell(found[2])
+    return f"{found[1]} {titles.text(title, 'en')}" if title else found[0]
+
+
 def test_in_english_the_feedback_page_is_nbgraders_own():
     """The course's template prints nbgrader's page word for word, but for the page's language
-    (``<html lang="en">``) and MathJax's classes (the page is ignored by MathJax but for the
-    instructor's markdown cells and comments); it escapes the notebook's name too, where
-    nbgrader's does not."""
+    (``<html lang="en">``), MathJax's classes (the page is ignored by MathJax but for the
+    instructor's markdown cells and comments) and a test cell's heading, which names what it checks
+    as the notebook's heading does ("Exercise (b)", "Question 1") where nbgrader prints its grade id
+    (``train_loop_tests``, an internal name); it escapes the notebook's name too, where nbgrader's
+    does not."""
     ours, nbgraders = (str(BeautifulSoup(feedback_page("en", GRADED, template=template), features="html.parser"))
                        for template in (True, False))  # the same document, whatever the blank lines
     assert ours.count('<body class="tex2jax_ignore mathjax_ignore">') == 1
     assert ours.count(" tex2jax_process mathjax_process") > 20  # each of the lesson's markdown cells
     assert ours.count('<div class="tex2jax_process mathjax_process">') > 3  # each comment
+    nbgraders = re.sub(r'(<span class="nbgrader-label">Grade cell:) <code>([^<]*)</code>', _titled, nbgraders)
     without_classes = (ours.replace('<body class="tex2jax_ignore mathjax_ignore">', "<body>")
                        .replace(" tex2jax_process mathjax_process", "")
                        .replace('<div class="tex2jax_process mathjax_process">', "<div>"))

@@ -44,6 +44,16 @@ class FeedbackWords:
         """The ``feedback.<key>`` message as plain text (the template escapes it)."""
         return messages._GRADER.raw(f"feedback.{key}", self.code)
 
+    def title(self, grade_id) -> Markup:
+        """What a test cell checks, as the notebook's heading names it ("Exercise (b)", "Question 1"),
+        never the grade id the grader keys it by; a cell the course does not know, by its id, as code."""
+        from ... import titles
+
+        known = titles.test_cell(grade_id)
+        if known is None:
+            return Markup("<code>{}</code>").format(escape(grade_id))
+        return escape(titles.text(known, self.code))
+
 
 class _CompiledTemplates(BytecodeCache):
     """Compiled Jinja templates kept in memory, for the life of the process. Jinja checks
