@@ -98,3 +98,40 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         rank[unit_of(item.nodeid)] = min(rank.get(unit_of(item.nodeid), 2), _rank(item))
     items.sort(key=lambda item: rank[unit_of(item.nodeid)])  # stable: a unit keeps its own order
+
+
+# -- folders nested past Python's recursion (tests/deep_folders.py) ---------------------------
+# Some tests submit, or have a kernel make, chains of a thousand folders and more. pytest removes
+# old temporary folders with a recursive rmtree at exit, which raises RecursionError on such a
+# chain and fails the whole run (it did in CI: a test stopped before its own flatten()). So each
+# process flattens what it leaves, whatever its tests did, and the first flattens what earlier
+# sessions left in pytest's folder.
+def _flatten_quietly(folder) -> None:
+    from deep_folders import flatten
+
+    try:
+        flatten(folder)
+    except OSError:  # (a folder another session is removing)
+        pass
+
+
+def pytest_sessionstart(session):
+    if hasattr(session.config, "workerinput"):
+        return
+    from _pytest.tmpdir import get_user
+
+    root = os.path.join(os.environ.get("PYTEST_DEBUG_TEMPROOT") or __import__("tempfile").gettempdir(),
+                        f"pytest-of-{get_user() or 'unknown'}")
+    if os.path.isdir(root):
+        for name in os.listdir(root):
+            path = os.path.join(root, name)
+            if os.path.isdir(path) and not os.path.islink(path):
+                _flatten_quietly(path)
+
+
+@pytest.hookimpl(trylast=True)
+def pytest_sessionfinish(session):
+    factory = getattr(session.config, "_tmp_path_factory", None)
+    basetemp = getattr(factory, "_basetemp", None)
+    if basetemp is not None and basetemp.is_dir():
+        _flatten_quietly(basetemp)
