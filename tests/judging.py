@@ -24,7 +24,7 @@ def judge_function(function: str, student, cases: str = "visible", seed: int | N
     for index, case in enumerate(select(module.CASES, cases)):
         data = module.scenario(case, case["seed"] if seed is None else seed + 7919 * index)
         observation = observe(student, data, spec.subject)
-        verdict = Verdict.from_data(framing.loads(framing.dumps(module.verify(data, observation).to_data())))
+        verdict = Verdict.from_data(framing.loads(framing.dumps(judges.verdict(module, data, observation).to_data())))
         diagnosis = Verdict.reported_diagnosis(observation.get("diagnosis", {"ok": True}))
         if not verdict.ok:
             break

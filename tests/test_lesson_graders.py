@@ -155,5 +155,5 @@ def test_a_kernel_that_reports_a_forged_error_gets_a_failure(spec, error):
     (a kernel once sent {"ok": true} as its error and the judge passed the check)."""
     module = judges.module(spec)
     case = select(module.CASES, "visible")[0]
-    verdict = module.verify(module.scenario(case, case["seed"]), {"error": error})
+    verdict = judges.verdict(module, module.scenario(case, case["seed"]), {"error": error})
     assert not verdict.ok and verdict.key, verdict

@@ -128,7 +128,7 @@ def test_every_function_judge_refuses_forged_failures(spec):
         if name == "a pass":  # (a judge sees no error then: it judges the observation, which has none)
             continue
         observation = {"error": over_the_wire(forged), "diagnosis": over_the_wire(forged)}
-        verdict = module.verify(data, observation)
+        verdict = judges.verdict(module, data, observation)
         assert not verdict.ok and messages.render(verdict.key, verdict.fields) == MALFORMED_TEXT or \
             verdict.key.startswith("judge."), (spec.name, name, verdict)
 

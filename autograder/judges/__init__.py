@@ -25,3 +25,21 @@ from ..wire.verdict import PASS, Verdict  # noqa: F401  (re-exported)
 def module(spec: Exercise) -> ModuleType:
     """The judge of ``spec`` (a declared exercise, or the Quick Checks)."""
     return importlib.import_module(f"{__name__}.{spec.judge}")
+
+
+def verdict(judge: ModuleType, data: dict, observation: dict) -> Verdict:
+    """The verdict of ``judge`` (a function exercise's module) on what a kernel observed on the
+    scenario ``data``: the one way from a kernel's reported error to a verdict, for every
+    exercise. The kernel writes ``{"error": <a failure>}`` when the student's function raised,
+    was not callable or was not written yet (``kernel.running``); that is a failure whatever it
+    claims (``Verdict.reported_failure``: a forged ``{"ok": true}`` or a message no kernel gives
+    is a malformed report), so an exercise's ``verify`` only ever sees a function that ran. A
+    judge whose exercise names a mistake even when the function then raised (fit_line: an
+    optimizer used) decides that first, in ``before_error(data, observation)``."""
+    first = getattr(judge, "before_error", None)
+    decided = first(data, observation) if first else None
+    if decided is not None:
+        return decided
+    if "error" in observation:
+        return Verdict.reported_failure(observation["error"])
+    return judge.verify(data, observation)

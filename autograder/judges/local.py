@@ -19,7 +19,7 @@ from ..wire.codec import roundtrip
 from ..wire.variants import VARIANTS_FILE, student_key
 from ..wire.spec import Exercise
 from ..wire.verdict import Verdict
-from . import module, select, variants
+from . import module, select, variants, verdict
 
 
 def student_id() -> str:
@@ -62,7 +62,7 @@ class LocalJudge:
         if issued is None:  # dropped, or never handed out
             return Verdict.fail("malformed", "judge.malformed")
         judge, data = issued
-        return judge.verify(data, observation)
+        return verdict(judge, data, observation)
 
     def value(self, spec: Exercise, answer, cases: str, **options) -> Verdict:
         """A value check's verdict, from the answer as the judge would receive it. Working

@@ -41,7 +41,7 @@ from ...wire import framing
 from ...wire.exercises import ALL, CHECKS
 from ...wire.spec import select
 from ...wire.verdict import PASS, Verdict
-from ..kernels import unix_socket
+from ..server_process import die_with_parent, listen
 from . import cells
 
 # What one notebook's kernels may make the judge do, all its kernels together (a notebook whose
@@ -251,7 +251,7 @@ class Judge:
             if issue is None or issue.verdict is not None or not isinstance(observation, dict):
                 return Verdict.fail("malformed", "judge.malformed").to_data()
         try:
-            verdict = issue.module.verify(issue.data, observation)
+            verdict = judges.verdict(issue.module, issue.data, observation)
         except Exception:  # whatever the kernel sent, the judge goes on
             verdict = Verdict.fail("malformed", "judge.malformed")
         with session.lock:
@@ -360,7 +360,7 @@ def _warm_up() -> None:
 def serve(path: str, course_root: str, course_secret: bytes | None = None) -> None:
     _warm_up()
     judge = Judge(Path(course_root), course_secret)
-    server = unix_socket.listen(path, 64)
+    server = listen(path, 64)
     while True:
         conn, _ = server.accept()
         threading.Thread(target=_handle, args=(judge, conn), daemon=True).start()
@@ -368,8 +368,6 @@ def serve(path: str, course_root: str, course_secret: bytes | None = None) -> No
 
 def main(path: str, settings: dict) -> None:
     import signal
-
-    from ..kernels.sandbox.syscalls import die_with_parent
 
     die_with_parent(signal.SIGKILL, settings.get("parent", 0))
     secret = settings.get("course_secret")

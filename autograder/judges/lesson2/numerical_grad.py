@@ -46,8 +46,6 @@ def reference_numerical(f, x: torch.Tensor, eps: float, kind: str = "central") -
 
 
 def verify(data: dict, observation: dict) -> Verdict:
-    if observation.get("error"):
-        return Verdict.reported_failure(observation["error"])
     if observation.get("changed_input"):
         if observation.get("input_rounded"):
             return Verdict.fail("input_rounded", "backward.input_rounded")

@@ -50,8 +50,6 @@ def _jacobian(f, xs: list) -> torch.Tensor:
 
 
 def verify(data: dict, observation: dict) -> Verdict:
-    if observation.get("error"):
-        return Verdict.reported_failure(observation["error"])
     name = data["spec"]["function"]
     f = TO_VECTOR[name][0]
     v = torch.tensor(data["v"])

@@ -60,14 +60,18 @@ def _close(a: float, b: float) -> bool:
     return abs(a - b) <= 1e-4 * max(1.0, abs(b))
 
 
-def verify(data: dict, observation: dict) -> Verdict:
+def before_error(data: dict, observation: dict) -> Verdict | None:
+    """An optimizer's use, which this exercise is about doing without, is named even when the
+    student's code then raised (it is why it raised, often)."""
     calls = observation.get("optimizer_calls")
-    if calls != []:
-        if not isinstance(calls, list) or not all(isinstance(call, str) for call in calls):
-            return Verdict.fail("malformed", "judge.malformed")
-        return Verdict.fail("used_optimizer", "manual.used_optimizer", call=calls[0][:80])
-    if observation.get("error"):
-        return Verdict.reported_failure(observation["error"])
+    if calls == []:
+        return None
+    if not isinstance(calls, list) or not all(isinstance(call, str) for call in calls):
+        return Verdict.fail("malformed", "judge.malformed")
+    return Verdict.fail("used_optimizer", "manual.used_optimizer", call=calls[0][:80])
+
+
+def verify(data: dict, observation: dict) -> Verdict:
     for name in ("w", "b"):
         if observation.get(f"{name}_requires_grad") is not True:
             return Verdict.fail("grad_flag", "manual.grad_flag", name=name,
