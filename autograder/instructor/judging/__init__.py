@@ -7,4 +7,7 @@ runs.
   cell's begin, seal and end, collect the verdicts;
 * ``cells``: what each test cell of the instructor's notebook requires, read from its code
   (and the code a kernel may see of it, without its secrets).
+
+It imports nothing of ``kernels`` (whose services start the judge): what a server does for
+itself, listen and end with its parent, is ``server_process``'s.
 """

@@ -46,8 +46,9 @@ from jupyter_client.provisioning import LocalProvisioner
 from traitlets import Type
 
 from ...wire import framing
-from . import protocol, relay, sandbox, unix_socket
-from .sandbox.syscalls import PR_SET_CHILD_SUBREAPER, die_with_parent, prctl
+from ..server_process import die_with_parent, listen
+from . import protocol, relay, sandbox
+from .sandbox.syscalls import PR_SET_CHILD_SUBREAPER, prctl
 
 KERNEL_NAME = "autograder-fork"
 SEND_TIMEOUT = 5  # seconds a message to a kernel may wait to be sent
@@ -308,7 +309,7 @@ def serve(path: str, settings: dict) -> None:
     prctl(PR_SET_CHILD_SUBREAPER, 1)  # kernels are grandchildren: collect them when they end
     signal.signal(signal.SIGCHLD, _reap)
     signal.signal(signal.SIGTERM, _stop)
-    server = unix_socket.listen(path, 16)
+    server = listen(path, 16)
     while True:
         try:
             conn, _ = server.accept()

@@ -26,7 +26,7 @@ import threading
 import time
 from typing import Callable
 
-from . import unix_socket
+from ..server_process import listen
 
 MAX_KERNEL_BYTES = 64 * 2 ** 20  # bytes one kernel may send the grader in all
 CHUNK = 2 ** 16
@@ -49,7 +49,7 @@ class Relay:
         self.kernel_path = kernel_path
         self.path = os.path.join(folder, f"r{channel[0]}{next(_names)}")  # (as short as a kernel's socket)
         self.sent = sent
-        self._server = unix_socket.listen(self.path, 4)
+        self._server = listen(self.path, 4)
         self._lock = threading.Lock()
         self._open: list = []
         self._closed = False

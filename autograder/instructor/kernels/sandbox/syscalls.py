@@ -40,22 +40,10 @@ def check(result: int, what: str) -> None:
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
-PR_SET_PDEATHSIG = 1
 
 
 def prctl(option: int, value: int) -> None:
     check(libc.prctl(option, value, 0, 0, 0), "prctl")
-
-
-def die_with_parent(signum: int, parent: int) -> None:
-    """Have Linux send ``signum`` to this process when ``parent`` (the process that started
-    it) ends: a grading process that is killed must not leave its judge, its fork server
-    and their kernels running."""
-    if not parent:
-        return
-    prctl(PR_SET_PDEATHSIG, signum)
-    if os.getppid() != parent:  # it ended before the line above took effect
-        os.kill(os.getpid(), signum)
 
 
 PR_CAPBSET_DROP = 24
