@@ -7,7 +7,11 @@ Three parts, split by what they may trust:
   of training loops and the diagnosis that names a mistake. It only explains and
   reports data; it decides nothing.
 * ``autograder.judges``: pure functions from data (scenarios, observations, answers) to
-  verdicts, one module per exercise, named by lesson and exercise.
+  verdicts: what the exercises' judges share.
+* ``autograder.exercises``: one folder per exercise with everything that is its own, each
+  file on one side: its declaration (``spec.py``, the wire's), its judge (``judge.py``), its
+  kernel-side observer (``observe.py``), its words in every language (``locale/``) and its
+  catalogue of solutions; and the registry of them all.
 * ``autograder.instructor``: what the instructor runs: ``autograder grade``, the judge
   process that decides points with ``judges``, the fork server and the operating
   system's sandbox around every kernel, the nbgrader passes.

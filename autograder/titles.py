@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 
 from . import messages
-from .wire.exercises import EXERCISES
+from .exercises import EXERCISES
 from .wire.verdict import nested
 
 _QUESTION = re.compile(r"l(\d+)_q(\d+)")

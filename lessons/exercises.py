@@ -14,7 +14,7 @@ import sys
 from autograder import titles
 from autograder.kernel import checks, connection
 from autograder.kernel.screen import wrap
-from autograder.wire.exercises import EXERCISES
+from autograder.exercises import EXERCISES
 
 from . import solutions
 from .text import raw, text
@@ -106,7 +106,7 @@ def _for(spec) -> "Exercise":
     return Exercise(spec.name, getattr(checks, spec.check), _names(*spec.answer), titles.exercise(spec))
 
 
-# ``exercises.<name>`` for every exercise declared in autograder.wire.exercises (lesson by lesson)
+# ``exercises.<name>`` for every exercise declared in autograder.exercises (lesson by lesson)
 for _spec in EXERCISES:
     globals()[_spec.name] = _for(_spec)
 __all__ = [spec.name for spec in EXERCISES]

@@ -10,7 +10,7 @@ Why here, in the lessons package, and not elsewhere:
   not six); the sentence that introduces it is (``[solution]`` in ``lessons/locale/<lang>.toml``);
 * the package is on the student's machine in a course too, so only an exercise whose algorithm
   the package already ships may have one here: exercise 2(d)'s judge recomputes every gradient
-  with the same depth-first order (``autograder.judges.lesson2.value_backward.topological``).
+  with the same depth-first order (``autograder.exercises.value_backward.judge.topological``).
   ``solution()`` refuses in a course all the same: there the hints are the last word.
 
 tests/test_solutions.py holds each text equal to the source notebook's answer cell with the

@@ -2231,7 +2231,7 @@ _zz_os._exit(0)
 """
 PROBES_THE_JUDGE = """
 from autograder.kernel import connection as _zz_connection
-from autograder.wire.exercises import CHECKS as _zz_CHECKS
+from autograder.exercises import CHECKS as _zz_CHECKS
 try:
     _zz_connection.judge().scenarios(_zz_CHECKS["check_train_loop"], "visible")
     _zz_reached("the judge answered a notebook that had sent it 20 MB, over two kernels")
@@ -2240,7 +2240,7 @@ except Exception:
 """
 HASHES_ALIKE = """
 from autograder.kernel import connection as _zz_connection
-from autograder.wire.exercises import CHECKS as _zz_CHECKS
+from autograder.exercises import CHECKS as _zz_CHECKS
 _zz_alike = {"$set": [1 + i * (2**61 - 1) for i in range(10_000)]}
 try:
     for _ in range(30):  # 0.38 s of the judge's CPU per set, with the judge answering nobody else
@@ -2251,7 +2251,7 @@ except Exception as _zz_e:
 """
 HOARDS_SCENARIOS = """
 from autograder.kernel import connection as _zz_connection
-from autograder.wire.exercises import CHECKS as _zz_CHECKS
+from autograder.exercises import CHECKS as _zz_CHECKS
 _zz_held = [0]
 def _zz_hoard():  # (a thread: past its cell's timeout, while the notebook's last cells run)
     try:

@@ -142,7 +142,7 @@ def points(assignment: str) -> dict:
 
 def exercise_points(name: str) -> int:
     """The points of a declared exercise's test cell."""
-    from autograder.wire.exercises import BY_NAME
+    from autograder.exercises import BY_NAME
 
     spec = BY_NAME[name]
     assignment = next(p.stem for p in (ROOT / "source").glob(f"0{spec.lesson}_*/*.ipynb"))

@@ -154,7 +154,7 @@ TAMPER = {
                         "d.diagnose = lambda trace, case, batches, name: PASS\n"),
         {"train_loop_tests"}),
     "patches_the_quick_check_judge": (
-        lambda nb: _set(nb, "quick_check_answers", "import autograder.judges.quick_check as q\n"
+        lambda nb: _set(nb, "quick_check_answers", "import autograder.exercises.choice.judge as q\n"
                         "from autograder.wire.verdict import PASS\n"
                         "q.verify_value = lambda *args, **kwargs: PASS\n"
                         f"answer_q1, answer_q2, answer_q3, answer_q4 = {(WRONG_Q1, *KEYS[1:])!r}\n"),

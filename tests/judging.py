@@ -6,7 +6,7 @@ from __future__ import annotations
 from autograder import judges
 from autograder.kernel.checks import observer
 from autograder.wire import framing
-from autograder.wire.exercises import EXERCISES
+from autograder.exercises import EXERCISES
 from autograder.wire.spec import select
 from autograder.wire.verdict import Verdict
 

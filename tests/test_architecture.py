@@ -16,6 +16,14 @@ part                        may import (besides itself and ``autograder.messages
 ``autograder.instructor``   anything
 ==========================  ===================================================================
 
+An exercise's folder (``autograder/exercises/<name>/``) holds files of several sides, each
+file on one, by its name (``FILE_SIDES``): ``spec.py`` is the wire's (it crosses the boundary
+as data), ``judge.py`` the judges', ``observe.py`` the kernel's, and ``catalogue.py`` (code a
+student could write, for the tests) imports nothing of the project. The registry,
+``autograder/exercises/__init__.py``, is the wire's: it imports the specs and nothing else, so
+a kernel that reads it never imports a judge. Any other Python file in an exercise's folder
+has no side and is refused.
+
 and no module imports itself through a cycle.
 """
 from __future__ import annotations
@@ -26,13 +34,19 @@ from helpers import ROOT
 
 PACKAGES = ("autograder", "lessons")
 PARTS = ("autograder.wire", "autograder.judges", "autograder.kernel", "autograder.instructor", "lessons")
+CATALOGUE = "catalogue"  # an exercise's catalogue of solutions: test data
 ALLOWED = {
     "autograder.wire": set(),
     "autograder.judges": {"autograder.wire"},
     "autograder.kernel": {"autograder.wire"},
     "lessons": {"autograder.kernel", "autograder.wire"},
     "autograder.instructor": set(PARTS),
+    CATALOGUE: set(),
 }
+EXERCISES = "autograder.exercises"
+# the file of an exercise's folder → the side it is on
+FILE_SIDES = {"spec": "autograder.wire", "judge": "autograder.judges", "observe": "autograder.kernel",
+              "catalogue": CATALOGUE}
 SHARED = {"autograder", "autograder.messages"}
 # (importing module, function it is in, imported part): the imports the rules above name
 EXCEPTIONS = {("autograder.kernel.connection", "judge", "autograder.judges")}
@@ -78,6 +92,10 @@ def import_graph() -> dict:
 
 
 def _part(module: str) -> str | None:
+    if module == EXERCISES:
+        return "autograder.wire"  # the registry
+    if module.startswith(EXERCISES + "."):
+        return FILE_SIDES.get(module.split(".")[3] if module.count(".") == 3 else "")
     return next((p for p in PARTS if module == p or module.startswith(p + ".")), None)
 
 
@@ -88,11 +106,23 @@ def test_the_parts_exist_and_say_what_they_are():
         assert doc and len(doc) > 200, part
 
 
+def test_every_file_of_an_exercise_is_on_one_side():
+    """Only the files ``FILE_SIDES`` names, so that none escapes the rules below."""
+    folders = [p for p in (ROOT / "autograder/exercises").iterdir() if (p / "spec.py").is_file()]
+    assert len(folders) >= 15
+    stray = [str(path.relative_to(ROOT)) for folder in folders for path in folder.rglob("*.py")
+             if path.stem not in FILE_SIDES or path.parent != folder]
+    assert stray == []
+    assert {_part(f"{EXERCISES}.fit_line.{stem}") for stem in FILE_SIDES} == set(FILE_SIDES.values())
+    assert _part(f"{EXERCISES}.fit_line.helpers") is None and _part(f"{EXERCISES}.fit_line") is None
+
+
 def test_every_import_between_the_parts_goes_the_allowed_way():
     wrong = []
     for module, imports in import_graph().items():
         part = _part(module)
         if part is None:
+            assert not module.startswith(EXERCISES + "."), f"{module} is on no side"
             continue
         for target, function in imports:
             other = _part(target)
@@ -104,8 +134,13 @@ def test_every_import_between_the_parts_goes_the_allowed_way():
 
 
 def test_the_rules_can_fail():
-    """The kernel's one judge import is found, and a module-level one would be refused."""
+    """The kernel's one judge import is found, and a module-level one would be refused; an
+    exercise's observer that imported its judge, or a spec that imported its observer, would be
+    refused too."""
     graph = import_graph()
+    assert ("autograder.exercises.fit_line.spec", "") in graph["autograder.exercises.fit_line.observe"]
+    assert _part("autograder.exercises.fit_line.judge") not in ALLOWED[_part("autograder.exercises.fit_line.observe")]
+    assert _part("autograder.exercises.fit_line.observe") not in ALLOWED[_part("autograder.exercises.fit_line.spec")]
     assert ("autograder.judges.local", "judge") in graph["autograder.kernel.connection"]
     assert ("autograder.kernel.connection", "autograder.judge", "autograder.judges") not in EXCEPTIONS
     assert not any(function == "" and _part(target) == "autograder.judges"

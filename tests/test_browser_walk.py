@@ -42,7 +42,7 @@ from autograder import messages, titles
 from autograder.judges.local import LocalJudge
 from autograder.kernel import connection
 from autograder.kernel.checks import CheckFailed
-from autograder.wire.exercises import BY_NAME
+from autograder.exercises import BY_NAME
 from lessons import lab as course_lab
 from lessons.lab_language import locale, save_locale
 from lessons.text import raw as lesson_words

@@ -57,7 +57,7 @@ from hub_course import NAME, SECRET
 from test_browser_instructor import nbgrader_menu
 
 from autograder.judges import variants
-from autograder.judges.lesson3.accumulation_predictions import v_truth
+from autograder.exercises.accumulation_predictions.judge import v_truth
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 

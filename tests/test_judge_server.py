@@ -13,9 +13,9 @@ from helpers import ROOT
 
 from autograder.instructor.judging import server as judge_server
 from autograder.judges import variants
-from autograder.judges.lesson3 import train_loop
+from autograder.exercises.train_loop import judge as train_loop
 from autograder.kernel.checks import observer
-from autograder.wire.exercises import BY_NAME, CHECKS
+from autograder.exercises import BY_NAME, CHECKS
 
 NAME = "03_zeroing_grad"
 RIGHT = next(e for e in TRAIN_LOOP if e.name == "canonical").load()

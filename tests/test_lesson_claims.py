@@ -608,8 +608,8 @@ def test_parameters_frozen_mid_training_stay_put_only_while_their_grad_is_none(o
 # -- 9. hints.dead_parameters (3) and exercise 3(e): a dead layer also zeroes the next weight --
 @pytest.mark.parametrize("dead", [0, 1, 2])
 def test_a_dead_relu_layer_zeroes_everything_before_it_and_the_next_weight_not_the_next_bias(dead):
-    from autograder.judges.lesson3 import dead_parameters as judge
-    from autograder.wire.exercises.dead_parameters import after_backward
+    from autograder.exercises.dead_parameters import judge
+    from autograder.exercises.dead_parameters.spec import after_backward
 
     data = judge.scenario(dict(seed=0, dead=dead), 0)
     net = after_backward(data)
@@ -643,7 +643,7 @@ def test_an_update_through_data_goes_unnoticed_while_the_same_one_under_no_grad_
 
 # -- exercise 2(a): the text names what the visible check runs --------------------------------
 def test_derivative_exercise_names_the_function_its_visible_check_runs():
-    from autograder.judges.lesson2 import derivative
+    from autograder.exercises.derivative import judge as derivative
 
     (case,) = derivative.CASES["visible"]
     text = _cell("02_backward", "ex-a")

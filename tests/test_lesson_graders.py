@@ -12,10 +12,10 @@ from judging import judge_function
 
 from autograder import judges
 from autograder.judges import variants
-from autograder.judges.lesson1 import graph_predictions
-from autograder.judges.lesson2 import value_backward
+from autograder.exercises.graph_predictions import judge as graph_predictions
+from autograder.exercises.value_backward import judge as value_backward
 from autograder.wire.codec import roundtrip
-from autograder.wire.exercises import EXERCISES
+from autograder.exercises import EXERCISES
 from autograder.wire.spec import select
 
 ENTRIES = LESSON1 + LESSON2 + LESSON3 + LESSON4

@@ -45,7 +45,7 @@ def test_practice_exercises_sit_under_going_further_with_an_ungraded_check_and_t
     """A declared exercise is graded (its test cell carries nbgrader's points) unless it is a
     practice one: then its answer cell and a plain check cell (no nbgrader metadata, so the judge
     answers it with the public scenarios, for no points) sit under the lesson's Going further."""
-    from autograder.wire.exercises import EXERCISES
+    from autograder.exercises import EXERCISES
 
     for spec in EXERCISES:
         if not spec.lesson:  # (the Quick Checks' check_choice)

@@ -12,7 +12,7 @@ import torch  # noqa: E402
 from judging import judge_function  # noqa: E402
 
 from autograder.judges import variants  # noqa: E402
-from autograder.judges.lesson3.accumulation_predictions import true_values, v_truth, verify_value  # noqa: E402
+from autograder.exercises.accumulation_predictions.judge import true_values, v_truth, verify_value  # noqa: E402
 from autograder.wire.codec import roundtrip  # noqa: E402
 from lessons import demos, exercises, quiz, widgets  # noqa: E402
 

@@ -11,7 +11,8 @@ from catalogue import TRAIN_ACCUMULATE as ACCUM_ENTRIES
 from catalogue import TRAIN_LOOP as LOOP_ENTRIES
 from judging import judge_function
 
-from autograder.judges.lesson3 import train_loop, training_loop
+from autograder.exercises.train_loop import judge as train_loop
+from autograder.judges import training_loop
 from autograder.kernel.loop import diagnose, observe
 from autograder.kernel.loop.case import LoopCase
 from autograder.kernel.loop.trace import LoopTracer

@@ -10,7 +10,8 @@ import pytest
 
 from autograder import messages
 from autograder.instructor.exchange.variants import write
-from autograder.judges import quick_check, variants
+from autograder.exercises.choice import judge as quick_check
+from autograder.judges import variants
 from autograder.kernel.checks import check_choice
 from autograder.wire.codec import roundtrip
 from lessons import quiz

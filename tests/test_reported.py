@@ -18,7 +18,7 @@ from autograder import judges, messages
 from autograder.instructor.judging import server as judge_server
 from autograder.kernel import errors, running
 from autograder.wire import framing, reported
-from autograder.wire.exercises import EXERCISES
+from autograder.exercises import EXERCISES
 from autograder.wire.verdict import Verdict, nested
 
 MALFORMED = Verdict(False, "malformed", "judge.malformed")

@@ -12,12 +12,12 @@ import torch
 
 from autograder.instructor.exchange.variants import write
 from autograder.judges import variants
-from autograder.judges.lesson1.graph_predictions import true_properties
-from autograder.judges.lesson3.accumulation_predictions import true_values, v_truth
+from autograder.exercises.graph_predictions.judge import true_properties
+from autograder.exercises.accumulation_predictions.judge import true_values, v_truth
 from autograder.judges.local import LocalJudge
 from autograder.kernel import checks, connection
 from autograder.kernel.checks import CheckFailed
-from autograder.wire.exercises import BY_NAME
+from autograder.exercises import BY_NAME
 
 GRAPH_RIGHT = true_properties()
 ACCUMULATION_RIGHT = {**true_values(), **v_truth(None)}

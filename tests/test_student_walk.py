@@ -35,10 +35,10 @@ from walk import (INTERNAL, WIDGET, Kernel, entry_code, in_language, run_here, s
 
 from autograder import messages
 from autograder.judges import variants
-from autograder.judges.lesson1.graph_predictions import true_properties
-from autograder.judges.lesson3.accumulation_predictions import true_values, v_truth
+from autograder.exercises.graph_predictions.judge import true_properties
+from autograder.exercises.accumulation_predictions.judge import true_values, v_truth
 from autograder.kernel.screen import wrap
-from autograder.wire.exercises import EXERCISES
+from autograder.exercises import EXERCISES
 from lessons import text as lesson_text
 
 pytestmark = pytest.mark.slow

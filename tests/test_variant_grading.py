@@ -15,7 +15,7 @@ from nbgrader.api import Gradebook
 from autograder.instructor import course_secret
 from autograder.instructor.passes.safe_for_pages import WRAPPED
 from autograder.judges import variants
-from autograder.judges.lesson1 import graph_predictions
+from autograder.exercises.graph_predictions import judge as graph_predictions
 from lessons.quiz import question_html, question_markdown
 
 pytestmark = pytest.mark.slow

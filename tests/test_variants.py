@@ -256,7 +256,7 @@ def test_what_a_kernel_sees_does_not_say_which_option_is_right():
 def test_the_graph_code_runs_and_its_graded_half_differs_between_students():
     """Every variant of exercise 1(a)'s code runs, and the graded tensors (``z``, ``d``) get
     many different true answers across students; the published one is the solution's."""
-    from autograder.judges.lesson1 import graph_predictions
+    from autograder.exercises.graph_predictions import judge as graph_predictions
 
     graded = set()
     for seed in SEEDS:
@@ -272,7 +272,7 @@ def test_the_graph_code_runs_and_its_graded_half_differs_between_students():
 def test_every_accumulation_variant_is_what_its_code_does():
     """The judge's truth for v, for every variant, is what the shown code leaves in ``v.grad``
     at its four marked lines, run statement by statement."""
-    from autograder.judges.lesson3.accumulation_predictions import v_truth
+    from autograder.exercises.accumulation_predictions.judge import v_truth
 
     truths = set()
     for seed in [None, *SEEDS]:

@@ -21,7 +21,7 @@ from catalogue import TRAIN_ACCUMULATE, TRAIN_LOOP
 from catalogue_lessons import LESSON1, LESSON2, LESSON3, LESSON4
 from jupyter_client.manager import KernelManager
 
-from autograder.wire.exercises import EXERCISES
+from autograder.exercises import EXERCISES
 
 CATALOGUE = TRAIN_LOOP + TRAIN_ACCUMULATE + LESSON1 + LESSON2 + LESSON3 + LESSON4
 WIDGET = "application/vnd.jupyter.widget-view+json"

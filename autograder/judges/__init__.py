@@ -1,13 +1,15 @@
 """Judges: verdicts from data, never from student code.
 
-Each module here judges one exercise, named by lesson and exercise (``lesson3/fit_line.py``):
-it draws the scenarios a student's function is run on (``CASES``, ``scenario(case, seed)``:
-initial weights, batches, stale gradients, from a seed) and verifies what the kernel
-observed while the function ran (``verify(data, observation)``: parameters after every
-step, returned values) by recomputing it; a *value* judge checks an answer
+Each exercise's judge is the ``judge.py`` of its folder (``autograder/exercises/fit_line/
+judge.py``; this package is the judge side they belong to, with what they share: ``seeds``,
+``variants``, ``training_loop``, and ``verdict``, the one way from what a kernel observed to a
+verdict). A judge draws the scenarios a student's function is run on (``CASES``,
+``scenario(case, seed)``: initial weights, batches, stale gradients, from a seed) and verifies
+what the kernel observed while the function ran (``verify(data, observation)``: parameters
+after every step, returned values) by recomputing it; a *value* judge checks an answer
 (``verify_value``: a Quick Check letter, predicted numbers) against a truth it computes or a
-key it is given. What an exercise is, and what its scenarios mean, is declared in
-``autograder.wire.exercises``; judges receive JSON data only (``wire.codec.decode``).
+key it is given. What an exercise is, and what its scenarios mean, is declared in its
+``spec.py``; judges receive JSON data only (``wire.codec.decode``).
 
 Judges run in the grader's judge process, which decides points and never runs student code,
 and, for a student working alone (no grader), in that student's own kernel (``local``),
@@ -24,7 +26,7 @@ from ..wire.verdict import PASS, Verdict  # noqa: F401  (re-exported)
 
 def module(spec: Exercise) -> ModuleType:
     """The judge of ``spec`` (a declared exercise, or the Quick Checks)."""
-    return importlib.import_module(f"{__name__}.{spec.judge}")
+    return importlib.import_module(spec.judge)
 
 
 def verdict(judge: ModuleType, data: dict, observation: dict) -> Verdict:

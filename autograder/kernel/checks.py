@@ -1,5 +1,5 @@
 """The checks notebooks call: one ``check_<name>(answer, cases="visible")`` per exercise declared
-in ``autograder.wire.exercises``, and ``check_choice(question, answer)`` for Quick Checks.
+in ``autograder.exercises``, and ``check_choice(question, answer)`` for Quick Checks.
 Each raises ``CheckFailed`` (an ``AssertionError``) carrying the feedback.
 
 The same function serves a visible test cell, a hidden test cell (``cases="hidden"``) and a
@@ -24,7 +24,7 @@ import io
 import warnings
 
 from .. import messages, titles
-from ..wire.exercises import ALL, CHECKS
+from ..exercises import ALL, CHECKS
 from ..wire.spec import Exercise
 from ..wire.verdict import Verdict
 from . import connection, screen
@@ -89,7 +89,7 @@ def observer(spec: Exercise):
     """The function that runs a student's function on one scenario and reports what it did:
     ``observe(student, scenario data, name) -> observation`` (JSON data)."""
     module, function = spec.observer.rsplit(".", 1)
-    return getattr(importlib.import_module(f"{__package__}.{module}"), function)
+    return getattr(importlib.import_module(module), function)
 
 
 def run_function_check(spec: Exercise, student, cases: str, what: str | None = None) -> None:

@@ -1,10 +1,13 @@
 """The wire: everything that crosses the trust boundary between a student's kernel and the
 judge, imported by both sides and by nothing else's internals.
 
-* ``exercises``: every exercise declared once (``spec.Exercise``: its name, lesson, check,
-  answer and test cells, judge, kernel-side observer, messages' section), with what its
-  scenarios mean (the objects a scenario's data describes, built the same way on both
-  sides); ``exercises.CHECKS`` is the registry both sides read;
+* ``spec``: what an exercise is (``Exercise``: its name, lesson, check, answer and test cells,
+  judge, kernel-side observer, messages' section); each exercise's own declaration, with what
+  its scenarios mean (the objects a scenario's data describes, built the same way on both
+  sides), is the ``spec.py`` of its folder, ``autograder/exercises/<name>/``, on this side of
+  the boundary too, and ``autograder.exercises.CHECKS`` is the registry both sides read;
+* ``scenarios``: what several exercises' scenarios share (lesson 2's functions, lesson 4's
+  models, the training loops);
 * ``codec``: student values as JSON data and back (never pickle);
 * ``tensors``: tensors as data, and tolerant comparison;
 * ``verdict``: a verdict as data (a mistake's id, a message key and its fields);

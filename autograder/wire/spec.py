@@ -1,12 +1,12 @@
 """The declaration of an exercise: everything the rest of the system derives from it.
 
-One ``Exercise`` per exercise, in ``wire/exercises/<name>.py`` beside what its scenarios
-mean. From it come the registry of checks (``exercises.CHECKS``, which the judge reads a test
-cell against), the ``check_<name>`` function the notebooks call (``kernel.checks``), the
-``exercises.<name>`` object with ``check()`` and ``hint()`` (``lessons.exercises``), its
-judge (``judges/<judge>.py``) and, for a function, the observer that runs the student's
-function in the kernel (``kernel/<observer>``). Points live where nbgrader keeps them, in
-the notebook's test cell.
+One ``Exercise`` per exercise, in ``autograder/exercises/<name>/spec.py`` beside what its
+scenarios mean. From it come the registry of checks (``autograder.exercises.CHECKS``, which
+the judge reads a test cell against), the ``check_<name>`` function the notebooks call
+(``kernel.checks``), the ``exercises.<name>`` object with ``check()`` and ``hint()``
+(``lessons.exercises``), its judge (``exercises/<name>/judge.py``) and, for a function, the
+observer that runs the student's function in the kernel (``exercises/<name>/observe.py``).
+Points live where nbgrader keeps them, in the notebook's test cell.
 """
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 
 @dataclass(frozen=True)
 class Exercise:
-    name: str  # the one name: check_<name>, exercises.<name>, hints.<name>, wire/exercises/<name>.py
+    name: str  # the one name: check_<name>, exercises.<name>, hints.<name>, its folder exercises/<name>/
     lesson: int
     letter: str  # its place in the lesson: exercise 3(c) is lesson 3, letter "c"
     kind: str  # "function": the student writes a function the kernel runs on scenarios; "value": an answer
@@ -26,8 +26,10 @@ class Exercise:
     params: tuple = ()  # the check function's parameters (default: its subject, then ``cases``)
     subject: str = ""  # the parameter that holds the answer (default: the function's name, or ``answers``)
     secret: tuple = ()  # parameters only the judge may see (never sent to a kernel)
-    judge: str = ""  # its judge module under autograder.judges (default ``lesson<N>.<name>``)
-    observer: str = ""  # "module.function" under autograder.kernel (default ``lesson<N>.observe_<name>``)
+    judge: str = ""  # its judge module (default ``autograder.exercises.<name>.judge``)
+    # "module.function", the function that observes a student's function in the kernel (default
+    # ``autograder.exercises.<name>.observe.observe``)
+    observer: str = ""
     hints: bool = True  # has tiered hints (``hints.<name>`` in the lessons' locale files)
     # an ungraded practice exercise under the lesson's "Going further": its check cell is a plain
     # code cell, so the judge answers it with the public scenarios and it is worth no points
@@ -45,8 +47,8 @@ class Exercise:
     def __post_init__(self):
         subject = self.subject or (self.answer[0] if self.kind == "function" else "answers")
         defaults = {"subject": subject, "params": self.params or (subject, "cases"),
-                    "judge": self.judge or f"lesson{self.lesson}.{self.name}",
-                    "observer": self.observer or (f"lesson{self.lesson}.observe_{self.name}"
+                    "judge": self.judge or f"autograder.exercises.{self.name}.judge",
+                    "observer": self.observer or (f"autograder.exercises.{self.name}.observe.observe"
                                                   if self.kind == "function" else "")}
         for name, value in defaults.items():
             object.__setattr__(self, name, value)

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ...wire.codec import Opaque, decode
-from ...wire.exercises import CHECKS
+from ...exercises import CHECKS
 from ...wire.spec import Exercise
 
 

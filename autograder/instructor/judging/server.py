@@ -38,7 +38,7 @@ from ... import judges
 from ...judges import variants
 from ...judges.seeds import secret_seed
 from ...wire import framing
-from ...wire.exercises import ALL, CHECKS
+from ...exercises import ALL, CHECKS
 from ...wire.spec import select
 from ...wire.verdict import PASS, Verdict
 from ..server_process import die_with_parent, listen
@@ -347,7 +347,7 @@ def _warm_up() -> None:
     waited for its verdict."""
     import torch
 
-    from ...wire.exercises._training_loop import make_model, make_optimizer
+    from ...wire.scenarios.training_loop import make_model, make_optimizer
 
     torch.set_num_threads(1)
     for spec in ALL:

@@ -110,7 +110,7 @@ def _warm_up() -> None:
     import lessons.exercises  # noqa: F401
     import lessons.quiz  # noqa: F401
     import lessons.widgets  # noqa: F401
-    from autograder.wire.exercises import EXERCISES
+    from autograder.exercises import EXERCISES
     for spec in EXERCISES:  # every observer (the judges are the judge's: a grading kernel never needs one)
         if spec.observer:
             checks.observer(spec)

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 import torch
 from torch import nn
 
-from ...wire.exercises import _training_loop as training_loop
+from ...wire.scenarios import training_loop
 from ...wire.tensors import load_
 
 

@@ -8,7 +8,7 @@ When a step is wrong, its ledger (which batches' gradients it actually held) nam
 the mistake, the step, the batches and the line.
 
 This runs in the student's kernel and only explains: whether the loop earns its
-points is decided by the judge (autograder.judges.lesson3.training_loop), which
+points is decided by the judge (autograder.judges.training_loop), which
 checks the parameters every step produced.
 """
 from __future__ import annotations

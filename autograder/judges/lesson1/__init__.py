@@ -1,1 +1,0 @@
-"""Lesson 1 (requires_grad and the graph): one judge per exercise."""

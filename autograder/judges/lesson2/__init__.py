@@ -1,1 +1,0 @@
-"""Lesson 2 (backward()): one judge per exercise."""

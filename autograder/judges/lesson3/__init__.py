@@ -1,1 +1,0 @@
-"""Lesson 3 (reading and zeroing .grad): one judge per exercise."""

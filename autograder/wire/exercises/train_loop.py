@@ -1,8 +1,0 @@
-"""Lesson 3, exercise (b): ``train(model, optimizer, loss_fn, batches)``: one pass that clears,
-steps and reports the losses (scenarios: ``_training_loop``)."""
-from ..spec import Exercise
-
-EXERCISE = Exercise(
-    "train_loop", lesson=3, letter="b", kind="function", answer=("train",),
-    cells=("train_loop", "train_loop_tests"), messages="loop", observer="loop.observe",
-    summary="Exercise 3(b): one pass of a training loop that clears, steps and reports losses.")
