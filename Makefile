@@ -76,7 +76,7 @@ TEST_WORKERS ?= -n 2 --dist loadscope --no-loadscope-reorder
 # The gradebook tests also run against PostgreSQL: .ci/postgres installs and starts it (root)
 # and prints its URL; without it those tests are skipped.
 test: $(VENV)/.installed $(CHROMIUM) $(CJK_FONT) $(MATHJAX)/MathJax.js $(HUB_PROXY)
-	AUTOGRADER_TEST_POSTGRES=$$(.ci/postgres || true) CHROMIUM=$(CHROMIUM) MATHJAX=$(MATHJAX) $(BIN)/python -m pytest $(TEST_WORKERS)
+	AUTOGRADER_TEST_POSTGRES=$$(.ci/postgres || true) CHROMIUM=$(CHROMIUM) MATHJAX=$(MATHJAX) $(BIN)/python -m pytest $(TEST_WORKERS) --durations=30
 
 quick: $(VENV)/.installed
 	$(BIN)/python -m pytest -m "not slow"

@@ -55,17 +55,18 @@ def new_gradebook(tmp_path_factory):
 # -- running on two workers (pytest-xdist, ``make test``: ``-n 2``) ---------------------------
 # Each module is one unit of work, given whole to one worker, so its module fixtures (a graded
 # class, a JupyterLab server) are made once; modules that share something outside pytest are
-# one unit, run one after the other: the session's graded hostile class, and nbgrader's default
-# exchange (/usr/local/share/nbgrader/exchange), where test_attacks plants a classmate's
-# submission and test_hub and test_hub_lti run the course (on one hub: course_hub). (xdist's
-# own ``--dist loadgroup`` does not group on pytest 9.2: it renames a test through
-# ``item._nodeid``, which pytest no longer reads.)
+# one unit, run one after the other: the session's graded hostile class, and the session's hub
+# (course_hub), on which test_hub and test_hub_lti run the course. (xdist's own ``--dist
+# loadgroup`` does not group on pytest 9.2: it renames a test through ``item._nodeid``, which
+# pytest no longer reads.) test_attacks plants a classmate's submission in nbgrader's default
+# exchange (/usr/local/share/nbgrader/exchange) while the hub may run its course there: each
+# keeps to its own course's folder and makes the folders above it if they are missing, so they
+# may run side by side (test_attacks, the longest unit, starts first on its own worker).
 SHARED_UNITS = {
     "test_class_grading.py": "hostile_course",
     "test_cluster.py": "hostile_course",
-    "test_attacks.py": "default_exchange",
-    "test_hub.py": "default_exchange",
-    "test_hub_lti.py": "default_exchange",  # and the session's hub (course_hub), started by the first
+    "test_hub.py": "course_hub",
+    "test_hub_lti.py": "course_hub",
 }
 
 
