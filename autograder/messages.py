@@ -4,6 +4,12 @@ The language comes from the ``AUTOGRAD_LESSONS_LANG`` environment variable (defa
 ``en``); a key missing from a translation falls back to English. The ``lessons``
 package reads its own locale folder through the same class.
 
+Each exercise keeps its own words in its folder, ``autograder/exercises/<name>/locale/<lang>.toml``:
+its table ``[grader]`` is read into the grader's messages and ``[lessons]`` into the lessons'
+(``[grader.backward]`` gives the keys ``backward.*``, ``[lessons.hints.derivative]`` the keys
+``hints.derivative.*``), so a key, and every message a student sees, is the same wherever it
+is written. A key written twice, in two files, is an error, not an override.
+
 A message that depends on a number is a table of its plural forms, chosen by the field
 ``count`` with the language's rule (``plural``): ``{one = "…", other = "…"}`` (Chinese needs
 ``other`` only; French says "one" of 0 and 1), so no message reads "time(s)".
@@ -89,21 +95,49 @@ def choose(template, lang: str, fields: dict):
     return template
 
 
-class Messages:
-    """Message templates of one package, looked up as ``section.name``."""
+EXERCISES = Path(__file__).parent / "exercises"  # each exercise's folder, with its locale/
 
-    def __init__(self, locale_dir: Path):
+
+def _load(path: Path) -> dict:
+    if not path.exists():
+        return {}
+    with path.open("rb") as f:
+        return tomllib.load(f)
+
+
+def _is_entry(node) -> bool:
+    """A message: a text, or a table of its plural forms."""
+    return not isinstance(node, dict) or "other" in node
+
+
+def merge(into: dict, more: dict, where: str, path: str = "") -> None:
+    """Add the keys of ``more`` to ``into``, table by table; a message both have is an error."""
+    for key, value in more.items():
+        full = f"{path}.{key}" if path else key
+        if key in into and (_is_entry(value) or _is_entry(into[key])):
+            raise ValueError(f"{where}: {full} is already defined")
+        if isinstance(into.get(key), dict):
+            merge(into[key], value, where, full)
+        else:
+            into[key] = value
+
+
+class Messages:
+    """Message templates of one package, looked up as ``section.name``: its locale folder's, and
+    the table ``namespace`` of every exercise's locale file (none without a namespace)."""
+
+    def __init__(self, locale_dir: Path, namespace: str = ""):
         self.locale_dir = Path(locale_dir)
+        self.namespace = namespace
 
     @functools.cache
     def catalogue(self, lang: str) -> dict:
         if lang not in LANGUAGES:
             return {}
-        path = self.locale_dir / f"{lang}.toml"
-        if not path.exists():
-            return {}
-        with path.open("rb") as f:
-            return tomllib.load(f)
+        found = _load(self.locale_dir / f"{lang}.toml")
+        for path in sorted(EXERCISES.glob(f"*/locale/{lang}.toml")) if self.namespace else ():
+            merge(found, _load(path).get(self.namespace, {}), str(path.relative_to(EXERCISES.parent)))
+        return found
 
     def raw(self, key: str, lang: str | None = None):
         """The entry at ``key`` (a string, list or table) in the reader's language."""
@@ -122,7 +156,7 @@ class Messages:
 # need not have them (every language falls back to English, key by key).
 ENGLISH_ONLY = ("cli", "report")
 
-_GRADER = Messages(Path(__file__).parent / "locale")
+_GRADER = Messages(Path(__file__).parent / "locale", "grader")
 text = _GRADER.text
 
 

@@ -19,9 +19,13 @@ from pathlib import Path
 
 import nbformat
 
+from autograder.messages import _GRADER
+from lessons.text import _LESSONS
+
 ROOT = Path(__file__).resolve().parent.parent
 GLOSSARY = ROOT / "lessons" / "locale" / "glossary.toml"
-CATALOGUES = {"autograder": ROOT / "autograder" / "locale", "lessons": ROOT / "lessons" / "locale"}
+# each package's messages: its locale folder's and its part of every exercise's locale files
+CATALOGUES = {"autograder": _GRADER, "lessons": _LESSONS}
 INSTRUCTOR_ONLY = ("cli", "report")
 
 # code, math, placeholders, addresses, tags, and a Python error as Python prints it (a quiz's choice
@@ -66,10 +70,8 @@ def _flat(node, prefix=""):
 
 def messages(lang: str):
     """(where, text) of every message a student may read in ``lang`` (the instructor's sections left out)."""
-    for package, folder in CATALOGUES.items():
-        with (folder / f"{lang}.toml").open("rb") as f:
-            catalogue = tomllib.load(f)
-        for key, text in _flat(catalogue):
+    for package, catalogue in CATALOGUES.items():
+        for key, text in _flat(catalogue.catalogue(lang)):
             if key.split(".")[0] not in INSTRUCTOR_ONLY:
                 yield f"{package}:{key}", text
 

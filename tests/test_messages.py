@@ -92,3 +92,28 @@ def test_a_number_picks_its_plural_form_in_each_language():
     assert render("backward.no_autograd", {"calls": 2, "count": 2}, "es").startswith("Tu función llamó a f 2 veces,")
     assert render("backward.no_autograd", {"calls": 1, "count": 1}, "sv").startswith("Din funktion anropade f en gång,")
     assert "(s)" not in once + twice
+
+
+def test_each_exercise_has_its_words_in_every_language_and_writes_no_key_twice(tmp_path):
+    """An exercise's folder has ``locale/<lang>.toml`` for every language, with the grader's
+    words (``[grader]``) and the lessons' (``[lessons]``: its hints) and nothing else; a key
+    written in two files is refused, naming the file, rather than one hiding the other."""
+    import tomllib
+
+    from autograder.exercises import ALL
+
+    for spec in ALL:
+        folder = ROOT / "autograder/exercises" / spec.name / "locale"
+        assert sorted(p.name for p in folder.glob("*.toml")) == sorted(f"{lang}.toml" for lang in grader_messages.LANGUAGES)
+        english = tomllib.loads((folder / "en.toml").read_text())
+        assert set(english) <= {"grader", "lessons"}, spec.name
+        assert ("hints" in english.get("lessons", {})) == spec.hints, spec.name
+        if spec.hints:
+            assert lesson_text.raw(f"hints.{spec.name}", "en") == english["lessons"]["hints"][spec.name]
+    with pytest.raises(ValueError, match=r"exercises/x/locale/en.toml: backward.shape is already defined"):
+        grader_messages.merge({"backward": {"shape": "x"}}, {"backward": {"shape": "y"}}, "exercises/x/locale/en.toml")
+    with pytest.raises(ValueError, match="backward is already defined"):
+        grader_messages.merge({"backward": "a message"}, {"backward": {"shape": "y"}}, "here")
+    merged = {"backward": {"shape": "x"}}
+    grader_messages.merge(merged, {"backward": {"divisor": "y"}, "debug": {"tiny": "z"}}, "here")
+    assert merged == {"backward": {"shape": "x", "divisor": "y"}, "debug": {"tiny": "z"}}

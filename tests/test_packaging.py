@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import re
 
+import pytest
 import tomllib
 import yaml
 from helpers import ROOT
@@ -55,3 +56,36 @@ def test_a_students_install_is_lean_and_the_cluster_extra_has_dask():
     assert any(_requirement(d)[0] == "distributed" for d in project["optional-dependencies"]["cluster"])
     assert "pip install '.[cluster]'" in (ROOT / "README.md").read_text()
     assert project["requires-python"] == ">=3.11"  # messages.py reads TOML with tomllib
+
+
+@pytest.mark.slow
+def test_a_wheel_has_every_exercise_folder_and_its_words(tmp_path):
+    """A wheel built from the packages as they are (a copy, without an earlier build's leftovers)
+    has each exercise's folder: its spec, judge and observer, and its locale file in every
+    language, which pyproject's package-data must name (a wheel without them grades in English
+    keys, or not at all); and nothing of the layout before the folders."""
+    import shutil
+    import subprocess
+    import sys
+    import zipfile
+
+    from autograder.exercises import ALL
+    from autograder.messages import LANGUAGES
+
+    source = tmp_path / "source"
+    for package in ("autograder", "lessons"):
+        shutil.copytree(ROOT / package, source / package, ignore=shutil.ignore_patterns("__pycache__"))
+    for name in ("pyproject.toml", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q",
+                    "-w", str(tmp_path / "dist"), str(source)], check=True, capture_output=True, timeout=300)
+    [wheel] = (tmp_path / "dist").glob("*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for spec in ALL:
+        folder = f"autograder/exercises/{spec.name}"
+        expected = {f"{folder}/spec.py", f"{folder}/judge.py"} | {f"{folder}/locale/{lang}.toml" for lang in LANGUAGES}
+        if spec.kind == "function" and spec.observer.startswith("autograder.exercises."):
+            expected.add(f"{folder}/observe.py")
+        assert expected <= names, sorted(expected - names)
+    assert "autograder/exercises/__init__.py" in names
+    assert not [n for n in names if n.startswith(("autograder/wire/exercises/", "autograder/judges/lesson"))]

@@ -11,15 +11,16 @@ import string
 
 import nbformat
 import pytest
-import tomllib
 from helpers import ROOT
 
 from autograder import messages
 from autograder.instructor import course
+from lessons import text as lesson_text
 
 LANGS = [lang for lang in messages.LANGUAGES if lang != "en"]  # every language the course declares
 PRESENT = [lang for lang in LANGS if (course.PROSE / lang).is_dir()]
-CATALOGUES = {"lessons": ROOT / "lessons" / "locale", "autograder": ROOT / "autograder" / "locale"}
+# each package's messages: its locale folder's and its part of every exercise's locale files
+CATALOGUES = {"lessons": lesson_text._LESSONS, "autograder": messages._GRADER}
 # English words that no sentence in these five languages needs; three of them in one text
 # mean a sentence was left in English
 ENGLISH = {"the", "and", "of", "to", "is", "are", "you", "your", "with", "this", "that", "which", "when", "what",
@@ -37,9 +38,8 @@ def _flat(node, prefix=""):
             yield name, value
 
 
-def _load(path) -> dict:
-    with open(path, "rb") as f:
-        return dict(_flat(tomllib.load(f)))
+def _load(package: str, lang: str) -> dict:
+    return dict(_flat(CATALOGUES[package].catalogue(lang)))
 
 
 def _placeholders(text) -> set:
@@ -61,7 +61,7 @@ def test_every_declared_language_is_there():
 @pytest.mark.parametrize("lang", PRESENT)
 @pytest.mark.parametrize("package", sorted(CATALOGUES))
 def test_every_message_is_translated_with_the_same_placeholders(package, lang):
-    english, translated = _load(CATALOGUES[package] / "en.toml"), _load(CATALOGUES[package] / f"{lang}.toml")
+    english, translated = _load(package, "en"), _load(package, lang)
     instructor_only = messages.ENGLISH_ONLY if package == "autograder" else ()
     english = {key: text for key, text in english.items()
                if key.split(".")[0] not in instructor_only or key in translated}
@@ -81,9 +81,9 @@ def test_every_markdown_cell_is_translated(lang, assignment):
 
 
 def _texts(lang: str):
-    for package, folder in CATALOGUES.items():
-        english = _load(folder / "en.toml")
-        for key, text in _load(folder / f"{lang}.toml").items():
+    for package in CATALOGUES:
+        english = _load(package, "en")
+        for key, text in _load(package, lang).items():
             yield f"{package}:{key}", text, english.get(key)
     for assignment in course.ASSIGNMENTS:
         nb = nbformat.read(str(course.source_notebook(assignment)), as_version=4)
