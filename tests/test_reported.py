@@ -151,9 +151,11 @@ def test_the_judge_process_refuses_them_in_a_graded_cell():
 
 # -- the declaration is the kernel's code --------------------------------------------------------
 def _kernel_failures() -> list:
-    """(file, key, field names) of every ``Verdict.fail(mistake, "key", ...)`` in autograder/kernel."""
+    """(file, key, field names) of every ``Verdict.fail(mistake, "key", ...)`` in the kernel's code:
+    autograder/kernel and each exercise's observer (``autograder/exercises/<name>/observe.py``)."""
     found = []
-    for path in sorted((ROOT / "autograder" / "kernel").rglob("*.py")):
+    kernel_side = [*(ROOT / "autograder" / "kernel").rglob("*.py"), *(ROOT / "autograder" / "exercises").glob("*/observe.py")]
+    for path in sorted(kernel_side):
         for node in ast.walk(ast.parse(path.read_text())):
             if isinstance(node, ast.Call) and getattr(node.func, "attr", "") == "fail" and len(node.args) >= 2 \
                     and isinstance(node.args[1], ast.Constant):
@@ -166,6 +168,7 @@ def _kernel_failures() -> list:
 def test_every_failure_a_kernel_gives_is_declared():
     found = _kernel_failures()
     assert len(found) >= 30
+    assert {"manual.not_leaf", "value_backward.not_class"} <= {key for _, key, _, _ in found}  # (observers)
     for path, key, names, spread in found:
         if key == "judge.unreachable":  # (the kernel's own word to its student, never sent to a judge)
             continue
