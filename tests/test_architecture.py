@@ -52,8 +52,8 @@ SHARED = {"autograder", "autograder.messages"}
 EXCEPTIONS = {("autograder.kernel.connection", "judge", "autograder.judges")}
 
 
-def _module_name(path) -> str:
-    parts = path.relative_to(ROOT).with_suffix("").parts
+def _module_name(path, root=ROOT) -> str:
+    parts = path.relative_to(root).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
@@ -66,9 +66,10 @@ def _imports(tree: ast.AST, function: str = ""):
         yield from _imports(node, inner)
 
 
-def import_graph() -> dict:
-    """module → {(a project module it imports, the function the import is in or "")}."""
-    paths = {_module_name(p): p for package in PACKAGES for p in (ROOT / package).rglob("*.py")}
+def import_graph(root=ROOT) -> dict:
+    """module → {(a project module it imports, the function the import is in or "")}, for the
+    packages under ``root`` (the project's, or a planted tree's)."""
+    paths = {_module_name(p, root): p for package in PACKAGES for p in (root / package).rglob("*.py")}
     graph = {}
     for name, path in paths.items():
         package = name if path.name == "__init__.py" else name.rpartition(".")[0]
