@@ -86,10 +86,10 @@ def main() -> None:
         started = time.perf_counter()
         make_class(root, args.students)
         print(f"made a class of {args.students} students in {time.perf_counter() - started:.1f} s")
-        from autograder.instructor.grading import run as grade
+        from autograder.instructor.course_config import course_config
         from autograder.instructor.reports import pages as report
 
-        config = grade.course_config(root)
+        config = course_config(root)
         seconds = []
         for _ in range(3):
             started = time.perf_counter()

@@ -24,7 +24,14 @@ student could write, for the tests) imports nothing of the project. The registry
 a kernel that reads it never imports a judge. Any other Python file in an exercise's folder
 has no side and is refused.
 
-and no module imports itself through a cycle.
+and no module imports itself through a cycle. Nor does a package, at any depth: of the packages
+and modules side by side in one package (``lessons`` beside ``autograder``'s parts), none
+imports another that imports it back, directly or around a longer circle, by any import
+(one inside a function too), so that each reads and tests alone above the ones it imports.
+The instructor's side runs one way down: ``grading`` (the loop) imports ``passes`` and
+``reports``; ``passes`` imports ``kernels``, which imports ``judging`` (its services start
+the judge); below them all, its modules (``preflight``, ``failures``, ``time_budget``,
+``server_process``, ``files``, ...).
 """
 from __future__ import annotations
 
@@ -148,9 +155,10 @@ def test_the_rules_can_fail():
                    for target, function in graph["autograder.kernel.connection"])
 
 
-def test_no_import_cycles():
-    graph = {module: {target for target, _ in imports} for module, imports in import_graph().items()}
-    index, low, stack, on_stack, cycles = {}, {}, [], set(), []
+def _circles(graph: dict) -> list:
+    """The sets of nodes of ``graph`` (node → the nodes it points to) that reach each other, two
+    or more (Tarjan's strongly connected components), each sorted."""
+    index, low, stack, on_stack, circles = {}, {}, [], set(), []
 
     def visit(node):
         index[node] = low[node] = len(index)
@@ -171,11 +179,100 @@ def test_no_import_cycles():
                 if member == node:
                     break
             if len(component) > 1:
-                cycles.append(sorted(component))
+                circles.append(sorted(component))
 
-    for node in graph:
+    for node in sorted(graph):
         if node not in index:
             visit(node)
+    return circles
+
+
+def test_no_import_cycles():
+    graph = {module: {target for target, _ in imports} for module, imports in import_graph().items()}
     # a package's __init__ that re-exports from its own modules is not a cycle of logic
-    cycles = [c for c in cycles if not all(m.startswith(c[0]) for m in c)]
+    cycles = [c for c in _circles(graph) if not all(m.startswith(c[0]) for m in c)]
     assert cycles == []
+
+
+def _chain(module: str) -> tuple:
+    """Where ``module`` stands: its part (``lessons`` beside ``autograder``'s parts, which are
+    the top), then each package and module below it; a module of a part that stands outside
+    its folder (an exercise's file) is one module of that part."""
+    part = _part(module) or module
+    if module == part or not module.startswith(part + "."):
+        return (part,) if module == part else (part, module)
+    return (part, *module[len(part) + 1:].split("."))
+
+
+def _side_by_side(module: str, target: str):
+    """(the package both stand in, the two packages or modules side by side in it that hold
+    ``module`` and ``target``), or None when one holds the other (a package's face)."""
+    mine, theirs = _chain(module), _chain(target)
+    common = 0
+    while common < min(len(mine), len(theirs)) and mine[common] == theirs[common]:
+        common += 1
+    if common in (len(mine), len(theirs)):
+        return None
+    return ".".join(mine[:common]), ".".join(mine[:common + 1]), ".".join(theirs[:common + 1])
+
+
+def package_cycles(graph: dict) -> list:
+    """Every circle of imports between packages (or modules) side by side in one package, each
+    as a sentence naming them and every import that makes it, the importing modules first."""
+    edges, imports = {}, {}
+    for module, targets in graph.items():
+        for target, function in targets:
+            if any(other.startswith(target + ".") and where == function for other, where in targets):
+                continue  # ``from package import module``: the module names it
+            found = _side_by_side(module, target)
+            if found:
+                parent, mine, theirs = found
+                edges.setdefault(parent, {}).setdefault(mine, set()).add(theirs)
+                imports.setdefault((mine, theirs), set()).add(f"{module}{'.' + function if function else ''}"
+                                                             f" imports {target}")
+    found = []
+    for parent in sorted(edges):
+        for circle in _circles(edges[parent]):
+            made = sorted(line for (mine, theirs), lines in imports.items()
+                          if mine in circle and theirs in circle for line in lines)
+            found.append(f"{' ⇄ '.join(circle)}: " + "; ".join(made))
+    return found
+
+
+def test_no_two_packages_import_each_other():
+    assert package_cycles(import_graph()) == []
+
+
+PLANTED = {  # a tree of the project's shape: passes.hooks imports grading inside a function
+    "autograder/__init__.py": "",
+    "autograder/instructor/__init__.py": "",
+    "autograder/instructor/grading/__init__.py": "",
+    "autograder/instructor/grading/run.py": "from ..passes import hooks\n",
+    "autograder/instructor/grading/failures.py": "RECORDS = ()\n",
+    "autograder/instructor/passes/__init__.py": "",
+    "autograder/instructor/passes/hooks.py": "def quarantine():\n    from ..grading.failures import RECORDS\n",
+    "lessons/__init__.py": "",
+}
+
+
+def test_a_planted_package_cycle_fails_with_the_packages_and_the_imports(tmp_path):
+    """A cycle through an import inside a function, in a planted tree, is found and named; so are
+    cycles planted in the project's own graph: around three packages, and between ``lessons``
+    and a part of ``autograder``."""
+    for name, text in PLANTED.items():
+        (tmp_path / name).parent.mkdir(parents=True, exist_ok=True)
+        (tmp_path / name).write_text(text)
+    assert package_cycles(import_graph(tmp_path)) == [
+        "autograder.instructor.grading ⇄ autograder.instructor.passes: "
+        "autograder.instructor.grading.run imports autograder.instructor.passes.hooks; "
+        "autograder.instructor.passes.hooks.quarantine imports autograder.instructor.grading.failures"]
+    graph = import_graph()
+    graph["autograder.instructor.server_process"] = {("autograder.instructor.kernels.forkserver", "")}
+    graph["autograder.kernel.checks"] = graph["autograder.kernel.checks"] | {("lessons.quiz", "ask")}
+    cycles = package_cycles(graph)
+    assert [cycle.partition(":")[0] for cycle in cycles] == [
+        "autograder.kernel ⇄ lessons",
+        "autograder.instructor.judging ⇄ autograder.instructor.kernels ⇄ autograder.instructor.server_process"]
+    assert "autograder.kernel.checks.ask imports lessons.quiz" in cycles[0]
+    assert "autograder.instructor.kernels.services imports autograder.instructor.judging.client" in cycles[1]
+    assert "autograder.instructor.judging.server imports autograder.instructor.server_process" in cycles[1]

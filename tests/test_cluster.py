@@ -19,7 +19,7 @@ from helpers import BIN, isolated_env, page_text
 from nbgrader.api import Gradebook
 from test_class_grading import NAME, TESTS, hostile_submissions, make_course, notebooks
 
-from autograder.instructor.grading import failures
+from autograder.instructor import failures
 
 SERVER = os.environ.get("AUTOGRADER_TEST_POSTGRES", "")
 WORKER_ENV = ("HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR",

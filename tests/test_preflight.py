@@ -12,7 +12,7 @@ from helpers import BIN, ROOT, isolated_env
 from nbgrader.api import Gradebook
 
 from autograder.instructor import cli
-from autograder.instructor.grading import preflight
+from autograder.instructor import preflight
 
 NAME = "03_zeroing_grad"
 STUDENTS = ("alice", "bob", "carol")
@@ -190,9 +190,9 @@ def test_report_before_any_grading(make_course, tmp_path, capsys, monkeypatch):
 def test_the_right_arguments_pass(make_course, tmp_path):
     """The same checks let a right command through (so the refusals above can fail)."""
     root = make_course(tmp_path / "course")
-    from autograder.instructor.grading import run as grade
+    from autograder.instructor.course_config import course_config
 
-    config = grade.course_config(root, f"sqlite:///{root / 'gradebook.db'}")
+    config = course_config(root, f"sqlite:///{root / 'gradebook.db'}")
     recorded = preflight.read_gradebook(config.CourseDirectory.db_url)
     assert recorded.assignments == {NAME} and recorded.students == {"alice"}
     preflight.assignment(root, config, recorded, NAME)

@@ -7,7 +7,8 @@ import re
 
 import pytest
 
-from autograder.instructor.grading import command, failures, run, worker
+from autograder.instructor import failures
+from autograder.instructor.grading import command, run, worker
 from autograder.instructor.printable import printable
 from autograder.instructor.reports.summary import mistake_name
 

@@ -14,8 +14,8 @@ from helpers import ROOT
 from nbgrader.api import Gradebook
 
 from autograder.instructor import cli
-from autograder.instructor.grading import failures
-from autograder.instructor.grading import run as grade
+from autograder.instructor import failures
+from autograder.instructor.course_config import course_config
 from autograder.instructor.reports import pages as report
 
 pytestmark = pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")  # nbgrader's, while making the course
@@ -115,7 +115,7 @@ def course(tmp_path, gradebook):
 
 
 def write(root) -> dict:
-    config = grade.course_config(root, f"sqlite:///{root / 'gradebook.db'}")
+    config = course_config(root, f"sqlite:///{root / 'gradebook.db'}")
     pages = report.write_all(root, config)
     return {path.name: path.read_text() for path in pages}
 

@@ -79,8 +79,8 @@ def test_a_sound_course_passes_the_check(tmp_path, env):
     whole classes; this is the check alone, in a worker's pipeline)."""
     import os
 
-    from autograder.instructor.grading import self_check
-    from autograder.instructor.grading.run import course_config
+    from autograder.instructor.course_config import course_config
+    from autograder.instructor.passes import self_check
     from autograder.instructor.kernels.services import Services
 
     root = make_course(tmp_path / "course", env, {})

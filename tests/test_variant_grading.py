@@ -175,9 +175,10 @@ def test_secret_and_variants_commands(tmp_path, graded):
 def test_a_cluster_run_sends_the_secret_to_its_workers(graded):
     """On a Dask cluster each worker's judge draws the variants, from the secret that travels
     with the course files (readable by the worker's owner only)."""
-    from autograder.instructor.grading import dask, run as runs
+    from autograder.instructor.course_config import course_config
+    from autograder.instructor.grading import dask
 
     root = graded[0]
-    config = runs.course_config(root, None, None, True)
+    config = course_config(root, None, None, True)
     sent = {path: (mode, data) for path, mode, data in dask.course_data(root, NAME, config)["files"]}
     assert sent[course_secret.FILE] == (0o600, SECRET)

@@ -72,7 +72,7 @@ def test_a_submission_its_worker_could_not_finish_scores_0_and_says_why(template
                                                                          reason, says):
     from nbgrader.coursedir import CourseDirectory
 
-    from autograder.instructor.grading import failures
+    from autograder.instructor import failures
 
     path = shutil.copy(template, tmp_path / "gradebook.db")
     submit(path, "alice")

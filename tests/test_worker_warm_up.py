@@ -7,7 +7,8 @@ import shutil
 import pytest
 from helpers import ROOT
 
-from autograder.instructor.grading import run, worker
+from autograder.instructor.course_config import course_config
+from autograder.instructor.grading import worker
 from autograder.instructor.passes import feedback_exporter
 
 NAME = "03_zeroing_grad"
@@ -29,7 +30,7 @@ def course(tmp_path, monkeypatch):
     monkeypatch.setattr(nbgrader.api, "create_engine", nbgrader.api.create_engine)  # (init wraps it)
     monkeypatch.setattr(worker, "WORKER", {})
     monkeypatch.setattr(feedback_exporter, "_RENDERED", {})
-    worker.init(str(root), run.course_config(root), {}, exit_fast=False)
+    worker.init(str(root), course_config(root), {}, exit_fast=False)
     return root
 
 

@@ -20,7 +20,7 @@ writes the class reports again from the gradebook (without grading). ``course``
 (``course.command``) writes the course directory in one language (nbgrader works on it
 unchanged). ``secret`` and ``variants`` (``exchange.variants``) give each student their own
 variant of every generated question. ``export`` (``lms_export``) writes the class's scores for
-Canvas's and Moodle's gradebook import, beside nbgrader's grades.csv. Before anything starts, the arguments are checked (``grading.preflight``): a
+Canvas's and Moodle's gradebook import, beside nbgrader's grades.csv. Before anything starts, the arguments are checked (``preflight``): a
 command that cannot run says why in one sentence, and what to run instead.
 """
 from __future__ import annotations

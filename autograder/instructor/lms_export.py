@@ -148,7 +148,7 @@ def write_nbgrader_csv(gradebook, into: Path, assignments: list | None = None) -
 def canvas_assignment_ids(pairs: list, known: set) -> dict:
     """``--canvas-assignment NAME=ID`` options → {name: Canvas id} (an id is digits)."""
     from .. import messages
-    from .grading.preflight import Refusal
+    from .preflight import Refusal
 
     ids = {}
     for pair in pairs or []:
@@ -163,8 +163,8 @@ def command(args) -> int:
     from nbgrader.api import Gradebook
 
     from .. import messages
-    from .grading import preflight
-    from .grading.command import refuse
+    from . import preflight
+    from .preflight import refuse
 
     try:
         root = preflight.course_folder(args.course)

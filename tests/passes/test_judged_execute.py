@@ -104,7 +104,7 @@ def test_a_notebook_that_stalls_its_kernel_again_and_again_is_cut_off_at_its_bud
 
 
 def test_the_budget_is_ten_cells_of_timeout_unless_set():
-    from autograder.instructor.grading.time_budget import (
+    from autograder.instructor.time_budget import (
         notebook_budget,
         submission_budget,
     )

@@ -17,9 +17,8 @@ from pathlib import Path
 from ... import messages
 from ...judges import variants
 from ...wire.variants import VARIANTS_FILE, file_data
-from .. import course_secret
-from ..grading import preflight
-from ..grading.command import refuse
+from .. import course_secret, preflight
+from ..preflight import refuse
 
 
 def questions_of(assignment: str) -> list:

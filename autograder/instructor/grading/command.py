@@ -6,8 +6,11 @@ from __future__ import annotations
 import sys
 
 from ... import messages
+from .. import failures, preflight
+from ..course_config import course_config
+from ..preflight import refuse
 from ..printable import printable
-from . import failures, preflight, run
+from . import run
 
 
 def grade(args) -> int:
@@ -38,7 +41,7 @@ def grade(args) -> int:
         else:
             from .local import Local
 
-            config = run.course_config(root, args.db_url, args.timeout, not args.no_sandbox)
+            config = course_config(root, args.db_url, args.timeout, not args.no_sandbox)
             report = run.grade(root, args.assignment, Local(root, args.assignment, config, args.jobs), config,
                                students, args.force, export_to=export_to, write_report=not args.no_report)
     except KeyboardInterrupt:
@@ -68,11 +71,6 @@ def checked(args) -> tuple:
     preflight.assignment(root, config, recorded, args.assignment)
     named = preflight.students(root, config, args.assignment, args.student)
     return root, named if args.student else None  # None: everyone, skipping what is graded already
-
-
-def refuse(why) -> int:
-    print(f"autograder: {why}", file=sys.stderr)
-    return 2
 
 
 def say(report: run.Report) -> None:

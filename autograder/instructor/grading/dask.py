@@ -41,8 +41,11 @@ from distributed.diagnostics.plugin import WorkerPlugin
 from .. import course_secret, files
 from ..kernels import services
 from ..passes import hooks
-from . import failures, progress, rerun, run, self_check, worker
-from .run import Report, course_config
+from .. import failures
+from ..course_config import course_config
+from ..passes import self_check
+from . import progress, rerun, run, worker
+from .run import Report
 
 SQLITE_REFUSED = ("grading on a Dask cluster needs the gradebook on a database server, because workers on other "
                   "machines cannot share a SQLite file ({url}): pass --db-url postgresql+psycopg://USER:PASSWORD@HOST/"

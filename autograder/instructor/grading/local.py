@@ -15,7 +15,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..kernels.services import Services, kept_out
-from . import pool, preflight, self_check, time_budget, worker
+from .. import time_budget
+from ..course_config import setting
+from ..passes import self_check
+from . import pool, worker
 
 
 class Local:
@@ -28,7 +31,7 @@ class Local:
         self.services = Services.start(self.root, bool(self.config.JudgedExecute.get("sandbox", True)),
                                        log=self.root / "autograder-logs" / self.assignment / "servers.log",
                                        keep_out=kept_out(self.config), wait=False)
-        source = self.root / preflight.setting(self.config, "source_directory", "source") / self.assignment
+        source = self.root / setting(self.config, "source_directory", "source") / self.assignment
         notebooks = max(1, len(list(source.glob("*.ipynb"))))
         # the workers load nbgrader while the servers load torch; no task reaches a worker
         # before both servers answer

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import failures
+from .. import failures
 
 WORKER: dict = {}
 PRELOAD = "autograder.instructor.grading.nbgrader_loaded"  # what a local pool's workers are forked with
@@ -146,7 +146,7 @@ def grade_one(assignment: str, student: str) -> Outcome:
 def self_check(assignment: str) -> list:
     """The test cells of the instructor's own notebooks of ``assignment`` that do not get full
     marks in this course's pipeline, with the run's servers (``self_check``)."""
-    from . import self_check as check
+    from ..passes import self_check as check
 
     api = WORKER["api"]
     return check.check(WORKER["config"], Path(api.coursedir.root), assignment, WORKER["db_url"])

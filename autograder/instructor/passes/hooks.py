@@ -33,7 +33,7 @@ import stat
 from pathlib import Path
 
 from .. import files
-from ..grading.failures import FEEDBACK_RECORDS
+from ..failures import FEEDBACK_RECORDS
 
 
 def _submission(notebooks: list) -> Path | None:

@@ -57,13 +57,13 @@ from traitlets import Bool, Integer, Unicode
 
 from ... import messages
 from ...kernel import commit
-from ..grading import self_check
-from ..grading.time_budget import notebook_budget
 from ..judging import cells
 from ..judging.client import JudgeSession
 from ..kernels import protocol, relay, services
 from ..kernels.forkserver import KERNEL_NAME, GradingKernelManager
 from ..kernels.sandbox import DEFAULT_MEMORY_MB, DEFAULT_SCRATCH_MB
+from ..time_budget import notebook_budget
+from . import self_check
 
 # Notes past the budget (one per cell and kind of output) outside graded cells: a notebook of a
 # thousand cells that each print to stdout and stderr, display, return and fail would otherwise

@@ -3,8 +3,8 @@ written again from the gradebook and the autograded notebooks, without grading."
 from __future__ import annotations
 
 from ... import messages
-from ..grading import preflight
-from ..grading.command import refuse
+from .. import preflight
+from ..preflight import refuse
 
 
 def report(args) -> int:

@@ -27,7 +27,7 @@ from pathlib import Path
 from urllib.parse import quote
 
 from ... import messages
-from ..grading import failures, preflight
+from .. import failures, preflight
 from ..printable import printable
 from . import summary
 from .summary import mistake_name

@@ -1,8 +1,8 @@
-"""What ``autograder grade`` and ``autograder report`` check before they start anything.
+"""What ``autograder grade``, ``report``, ``export`` and ``variants`` check before they start anything.
 
 Is the folder a course, can its gradebook be read, is the assignment in it, did each named
 student submit? Every "no" is a ``Refusal``: one sentence (``cli.*`` in the locale files) that
-says what is wrong and what to run instead, printed without a traceback. Nothing here writes:
+says what is wrong and what to run instead, printed without a traceback (``refuse``). Nothing here writes:
 the gradebook is only read, through SQLAlchemy (no nbgrader import, so a refusal comes in well
 under a second), and only if it exists, so a mistyped assignment or student name never adds
 anything to the gradebook, and no judge, fork server or kernel is started for it.
@@ -10,12 +10,14 @@ anything to the gradebook, and no judge, fork server or kernel is started for it
 from __future__ import annotations
 
 import difflib
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ... import messages
-from .. import student_ids
-from ..printable import printable
+from .. import messages
+from . import student_ids
+from .course_config import course_config, setting
+from .printable import printable
 
 CONNECT_TIMEOUT = 10  # seconds to reach a database server
 LISTED = 12  # names listed in a refusal before "and N more"
@@ -25,18 +27,18 @@ class Refusal(Exception):
     """A command that cannot run as asked; its text says why and what to do."""
 
 
+def refuse(why) -> int:
+    """Say ``why`` a command does not run (a ``Refusal``, or its sentence); its exit status."""
+    print(f"autograder: {why}", file=sys.stderr)
+    return 2
+
+
 @dataclass
 class Recorded:
     """What the gradebook holds (nothing yet when it does not exist)."""
     exists: bool
     assignments: set = field(default_factory=set)
     students: set = field(default_factory=set)
-
-
-def setting(config, name: str, default: str) -> str:
-    """``CourseDirectory.<name>`` from nbgrader's configuration, or nbgrader's default."""
-    section = config.CourseDirectory
-    return section[name] if name in section else default
 
 
 def course_folder(path) -> Path:
@@ -52,7 +54,7 @@ def course_folder(path) -> Path:
 
 def readable_secret(root: Path) -> bytes | None:
     """The course secret (``course_secret``), or the refusal that says what is wrong with it."""
-    from .. import course_secret
+    from . import course_secret
 
     try:
         return course_secret.read(root)
@@ -70,10 +72,8 @@ def unreadable_config(root: Path, error: Exception) -> Refusal:
 
 
 def readable_config(root: Path, db_url: str | None):
-    """The course's nbgrader configuration (``run.course_config``), or the refusal that says
+    """The course's nbgrader configuration (``course_config``), or the refusal that says
     what in it is wrong."""
-    from .run import course_config
-
     try:
         return course_config(root, db_url)
     except Exception as error:  # noqa: BLE001  (whatever nbgrader_config.py raised: said in one sentence)

@@ -11,9 +11,9 @@ from __future__ import annotations
 import html
 from pathlib import Path
 
-from ... import messages
-from .. import files
-from ..printable import printable
+from .. import messages
+from . import files
+from .printable import printable
 
 FEEDBACK_RECORDS = ("timestamp.txt", "submission_secret.txt")  # nbgrader's, kept beside feedback
 

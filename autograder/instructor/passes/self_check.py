@@ -87,7 +87,7 @@ def grade_notebook(config, root: Path, assignment: str, notebook: Path, db_url: 
 
 def check(config, root: Path, assignment: str, db_url: str) -> list:
     """The shortfalls of every source notebook of ``assignment`` (none: grading may start)."""
-    from .preflight import setting
+    from ..course_config import setting
 
     folder = Path(root) / setting(config, "source_directory", "source") / assignment
     found = []
@@ -125,7 +125,7 @@ _DONE: dict = {}  # (course root, assignment, notebook) → its shortfalls, once
 def once(config, root: Path, assignment: str, notebook: str, db_url: str) -> None:
     """For plain ``nbgrader autograde``: check the instructor's ``notebook`` the first time this
     process grades it, and raise ``SelfCheckFailed`` (then and every later time) if it fell short."""
-    from .preflight import setting
+    from ..course_config import setting
 
     key = (str(root), assignment, notebook)
     if key not in _DONE:
