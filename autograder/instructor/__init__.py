@@ -14,6 +14,15 @@ does (each subpackage's docstring is its map).
 * ``course``: the course in another language; ``files``: copying what a student controls
   without trusting it; ``fast_imports``: the one import every process of this side skips.
 
+The subpackages import one way: ``grading`` → ``passes`` and ``reports``; ``passes`` →
+``kernels`` → ``judging``. What several of them need is a module of this package, below
+them all: ``preflight`` (the checks before a command starts, and its refusal),
+``course_config`` (the course's nbgrader configuration), ``failures`` (a submission that
+cannot be graded: why, its log, its 0), ``time_budget`` (how long a notebook and a
+submission may take), ``server_process`` (what the judge and the fork server do for
+themselves), ``printable``, ``student_ids``, ``course_secret``
+(``tests/test_architecture.py`` refuses any two packages that import each other).
+
 Nothing under ``autograder.kernel``, ``autograder.judges`` or ``autograder.wire`` imports this
 package.
 """

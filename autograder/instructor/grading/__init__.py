@@ -2,12 +2,16 @@
 the gradebook.
 
 * ``run``: the grading of a class, the same for every backend: what to grade (``rerun``), the
-  instructor's own notebook first (``self_check``), then each submission, its outcome
+  instructor's own notebook first (``passes.self_check``), then each submission, its outcome
   recorded, feedback, the CSV export, the class report;
 * the backends that grade the submissions: ``pool`` (worker processes on this machine, each
   running ``worker``) and ``dask`` (a Dask cluster's workers, each running ``worker``);
 * ``worker``: one submission through nbgrader's own autograde and feedback;
-* ``preflight``: the checks before anything starts (a typo is one sentence, never a write);
-* ``failures``: a submission that cannot be graded: why, its log, 0 on every question;
-* ``time_budget``: how long a notebook and a submission may take; ``progress``: the bar.
+* ``progress``: the bar.
+
+Of the instructor's packages it is the top: it imports ``passes``, ``reports`` and
+``kernels``, and none of them imports it. What they share with it is below them all: the
+checks before anything starts (``instructor.preflight``), the course's configuration
+(``course_config``), a submission that cannot be graded (``failures``), how long grading
+may take (``time_budget``).
 """

@@ -29,5 +29,7 @@ pipeline. In the order a submission meets them:
   ``templates/formgrade_inert`` (formgrader's page, MathJax kept to the instructor's markdown);
 * ``hooks``: links, special and oversized files set aside before nbgrader copies a submission;
   feedback folders keep the pages only;
-* ``export.CellCsvExportPlugin``: ``nbgrader export`` with every cell's scores and comments.
+* ``export.CellCsvExportPlugin``: ``nbgrader export`` with every cell's scores and comments;
+* ``self_check``: the instructor's own notebook through these passes before any student's
+  (``autograder grade`` once per run, ``JudgedExecute`` under plain ``nbgrader autograde``).
 """
