@@ -55,6 +55,7 @@ from hub_helpers import (ARTIFACTS, COURSE_ID, EXCHANGE, add_assignment, add_cel
                          validation_report, wait_for_clock, wait_for_file, wait_for_lab, write_cell)
 from hub_course import NAME, SECRET
 from test_browser_instructor import nbgrader_menu
+from test_class_grading import FULL_MARKS  # lesson 3's points in all (hub_course.NAME)
 
 from autograder.judges import variants
 from autograder.exercises.accumulation_predictions.judge import v_truth
@@ -65,7 +66,6 @@ CHINESE = ROOT / "release" / "zh" / NAME / f"{NAME}.ipynb"
 RIGHT = solutions(read(ROOT / "source" / NAME / f"{NAME}.ipynb"))  # the published variants' answers
 WRONG_LOOP = textwrap.dedent(next(e for e in catalogue.TRAIN_LOOP
                                   if e.name == "cleared_once_before_loop").source).strip()
-FULL_MARKS = sum(points(NAME).values())
 WITHOUT_LOOP = FULL_MARKS - points(NAME)["train_loop_tests"]  # wang's score: every answer but the loop
 LAST = "fit_line"  # the exercise alice has not written at her first submission
 CJK = re.compile(r"[\u4e00-\u9fff]")

@@ -1,8 +1,6 @@
 """The lessons package: demos compared with PyTorch itself, widgets, Quick Checks, hints, exercise (a)/(d) judges."""
 from __future__ import annotations
 
-import re
-
 import matplotlib
 
 matplotlib.use("Agg")
@@ -194,20 +192,13 @@ def test_another_variant_has_another_truth():
 def test_the_published_variant_is_the_code_the_solution_answers():
     """The published variant's code, run statement by statement, gives the solution's v answers."""
     from helpers import ROOT, solutions, read
+    from test_variants import v_grads_at_marks
 
     solution = solutions(read(ROOT / "source" / "03_zeroing_grad" / "03_zeroing_grad.ipynb"))
     names: dict = {}
     exec(solution["accumulation_predictions"], names)
     assert {name: names[name] for name in V_NAMES} == V_KEY == v_truth(None)
-    seen, namespace = {}, {"torch": torch}
-    for line in PUBLISHED_V["code"].splitlines():
-        marker = re.fullmatch(r"# \(\d\) (v_grad_\w+)", line)
-        if marker:
-            grad = namespace["v"].grad
-            seen[marker.group(1)] = None if grad is None else grad.item()
-        else:
-            exec(line, namespace)
-    assert seen == V_KEY
+    assert v_grads_at_marks(PUBLISHED_V["code"]) == V_KEY
 
 
 def test_a_student_calling_the_hidden_check_learns_only_that_it_is_recorded(capsys):

@@ -269,6 +269,20 @@ def test_the_graph_code_runs_and_its_graded_half_differs_between_students():
     assert names["predictions"] == graph_predictions.true_properties(None)
 
 
+def v_grads_at_marks(code: str) -> dict:
+    """What ``code`` (lesson 3's shown code for v) leaves in ``v.grad`` at each of its marked
+    lines (``# (1) v_grad_before``, ...), run statement by statement."""
+    seen, namespace = {}, {"torch": torch}
+    for line in code.splitlines():
+        marker = re.fullmatch(r"# \(\d\) (v_grad_\w+)", line)
+        if marker:
+            grad = namespace["v"].grad
+            seen[marker.group(1)] = None if grad is None else grad.item()
+        else:
+            exec(line, namespace)
+    return seen
+
+
 def test_every_accumulation_variant_is_what_its_code_does():
     """The judge's truth for v, for every variant, is what the shown code leaves in ``v.grad``
     at its four marked lines, run statement by statement."""
@@ -277,14 +291,7 @@ def test_every_accumulation_variant_is_what_its_code_does():
     truths = set()
     for seed in [None, *SEEDS]:
         shown = variants.variant("l3_accumulation_predictions", seed).shown()
-        seen, namespace = {}, {"torch": torch}
-        for line in shown["code"].splitlines():
-            marker = re.fullmatch(r"# \(\d\) (v_grad_\w+)", line)
-            if marker:
-                grad = namespace["v"].grad
-                seen[marker.group(1)] = None if grad is None else grad.item()
-            else:
-                exec(line, namespace)
+        seen = v_grads_at_marks(shown["code"])
         assert seen == v_truth(shown), shown["code"]
         truths.add(json.dumps(seen))
     assert len(truths) >= 10
