@@ -7,7 +7,8 @@ Why here, in the lessons package, and not elsewhere:
 * the source notebook holds every model solution, but the student's copy is the released one,
   from which ``make release`` removes them, so the kernel cannot read them there;
 * a solution is code, the same in every language, so it is not in the locale files (one copy,
-  not six); the sentence that introduces it is (``[solution]`` in ``lessons/locale/<lang>.toml``);
+  not six); the sentence that introduces it is (``[lessons.solution]`` in the exercise's
+  ``autograder/exercises/<name>/locale/<lang>.toml``);
 * the package is on the student's machine in a course too, so only an exercise whose algorithm
   the package already ships may have one here: exercise 2(d)'s judge recomputes every gradient
   with the same depth-first order (``autograder.exercises.value_backward.judge.topological``).

@@ -13,10 +13,12 @@ file               side            what it is
                                    observation)`` (a function), or ``verify_value`` (an answer)
 ``observe.py``     the kernel      ``observe(student, data, name)``: runs the student's function
                                    on a scenario and reports what it did (a function exercise)
-``locale/``        its words       ``<lang>.toml`` in every language: its messages (read into
-                                   the grader's, ``autograder.messages``) and its hints
-                                   (``[hints.<name>]``, read into the lessons')
-``catalogue.py``   the tests       code a student could write, with the mistake each must get
+``locale/``        its words       ``<lang>.toml`` in every language: its messages
+                                   (``[grader.<section>]``, read into the grader's,
+                                   ``autograder.messages``) and its three tiers of hints
+                                   (``[lessons.hints.<name>]``, read into the lessons')
+``catalogue.py``   the tests       code a student could write, with the mistake each must get;
+                                   it imports nothing of the project
 =================  ==============  ===========================================================
 
 What several exercises share stays in its side's package: scenarios of lesson 2's functions,

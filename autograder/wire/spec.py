@@ -30,7 +30,7 @@ class Exercise:
     # "module.function", the function that observes a student's function in the kernel (default
     # ``autograder.exercises.<name>.observe.observe``)
     observer: str = ""
-    hints: bool = True  # has tiered hints (``hints.<name>`` in the lessons' locale files)
+    hints: bool = True  # has three tiers of hints (``[lessons.hints.<name>]`` in its folder's locale files)
     # an ungraded practice exercise under the lesson's "Going further": its check cell is a plain
     # code cell, so the judge answers it with the public scenarios and it is worth no points
     practice: bool = False
