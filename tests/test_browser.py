@@ -37,8 +37,8 @@ ARTIFACTS = ROOT / "test-artifacts"
 # what each lesson shows: plots, sliders, Quick Check questions, and how to move its main widget
 LESSONS = {
     "01_requires_grad": {"images": 1, "sliders": 0, "questions": 3, "move": "checkbox"},
-    "02_backward": {"images": 1, "sliders": 1, "questions": 3, "move": "slider"},
-    "03_zeroing_grad": {"images": 3, "sliders": 1, "questions": 4, "move": "slider", "drag": True},
+    "02_backward": {"images": 3, "sliders": 3, "questions": 3, "move": "slider"},
+    "03_zeroing_grad": {"images": 3, "sliders": 1, "questions": 5, "move": "slider", "drag": True},
     "04_no_grad": {"images": 1, "sliders": 1, "questions": 3, "move": "slider"},
 }
 # language → folder under release/ (the language is in each notebook's metadata)
@@ -225,7 +225,7 @@ def test_lesson_in_jupyterlab(lab, browser, name, lang):
     question.locator(".quiz-check").click()
     feedback = question.locator(".quiz-feedback")
     feedback.wait_for(timeout=10_000)
-    assert len(feedback.inner_text()) > 20
+    assert len(feedback.inner_text()) > (10 if lang == "zh" else 20)  # a sentence: the verdict and why
 
     save_screenshot(page, name if lang == "en" else f"{name}-{lang}")
     # Validate once a notebook (8 s of CPU a press): the solved English notebook passes; the

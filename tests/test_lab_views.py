@@ -79,9 +79,9 @@ def test_students_configuration_names_nbgraders_real_plugins_and_extensions():
     plugins = set(re.findall(r'"(@jupyter/nbgrader:[\w-]+)"', bundle))
     assert {"@jupyter/nbgrader:validate-assignment", "@jupyter/nbgrader:assignment-list"} <= plugins
     nbgrader_off = {p for p in disabled if p.startswith("@jupyter/nbgrader:")}
-    assert nbgrader_off == plugins - {"@jupyter/nbgrader:validate-assignment",
-                                      "@jupyter/nbgrader:assignment-list",
-                                      "@jupyter/nbgrader:menu"}
+    # nbgrader's Validate button is off too: the course's own (lessons/labextension) speaks the
+    # notebook's language
+    assert nbgrader_off == plugins - {"@jupyter/nbgrader:assignment-list", "@jupyter/nbgrader:menu"}
     assert disabled["@jupyterlab/apputils-extension:announcements"] is True
 
     server = json.loads((STUDENT / "jupyter_server_config.json").read_text())["ServerApp"]["jpserver_extensions"]

@@ -81,13 +81,16 @@ def _quick_check_opening(lang: str) -> str:
 
 
 def test_the_cache_key_holds_the_notebooks_language():
-    """The English and Spanish notebooks of a lesson have the same code cells, byte for byte:
-    only the language tells their results apart."""
+    """Two languages' notebooks of a lesson may have the same code cells, byte for byte (only
+    the answer stubs' comment differs, and a student may replace both): the language alone
+    tells their results apart."""
     english = progress_report.graded_cells(ROOT / "release" / "02_backward" / "02_backward.ipynb")
     spanish = progress_report.graded_cells(ROOT / "release" / "es" / "02_backward" / "02_backward.ipynb")
     assert (english["language"], spanish["language"]) == ("en", "es")
-    assert {**english, "language": None} == {**spanish, "language": None}
+    same_code = {**english, "answers": spanish["answers"]}  # the same cells, the English notebook's language
+    assert {**same_code, "language": None} == {**spanish, "language": None}
     grader = progress_report.grader_fingerprint()
+    assert progress_report._key(same_code, grader) != progress_report._key(spanish, grader)
     assert progress_report._key(english, grader) != progress_report._key(spanish, grader)
     assert progress_report._key(english, grader) != progress_report._key(english, grader + "0")
 
