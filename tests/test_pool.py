@@ -13,6 +13,8 @@ import textwrap
 import time
 from pathlib import Path
 
+import pytest
+
 from autograder.instructor.grading import pool
 
 
@@ -34,6 +36,10 @@ def _count_then(folder: str, name: str, action: str):
         os.kill(os.getpid(), signal.SIGSTOP)
     if action == "hang":
         time.sleep(600)
+    if action == "grow":  # 600 MB written (so resident), then held until the pool ends the worker
+        held = b"x" * (600 * 2 ** 20)
+        time.sleep(600)
+        return len(held)
     return name
 
 
@@ -111,21 +117,24 @@ def test_a_task_that_kills_its_worker_is_tried_once_more_then_lost(tmp_path):
     assert _attempts(tmp_path, "a") == 1 and _attempts(tmp_path, "b") == 1
 
 
-def test_a_task_past_its_time_budget_is_lost_at_once_and_the_others_go_on(tmp_path):
-    workers = pool.Pool(2, _nothing, task_timeout=1.5)
+@pytest.mark.parametrize("limit, action, fault", [
+    ({"task_timeout": 1.5}, "hang", "overran"),
+    ({"memory_mb": 300}, "grow", "memory"),
+])
+def test_a_task_past_its_time_or_memory_is_lost_at_once_and_the_others_go_on(tmp_path, limit, action, fault):
+    workers = pool.Pool(2, _nothing, **limit)
     try:
-        tasks = [(_count_then, (str(tmp_path), name, action))
-                 for name, action in (("hangs", "hang"), ("a", "return"), ("b", "return"), ("c", "return"))]
+        tasks = [(_count_then, (str(tmp_path), name, how))
+                 for name, how in (("bad", action), ("a", "return"), ("b", "return"), ("c", "return"))]
         results = list(workers.run(tasks))
         after = workers.call(_echo, "still serving")
     finally:
         workers.close()
-    lost = [r for r in results if isinstance(r, pool.Lost)]
-    assert [(r.task[1][1], r.reason) for r in lost] == [("hangs", "overran")]
+    assert [(r.task[1][1], r.reason) for r in results if isinstance(r, pool.Lost)] == [("bad", fault)]
     assert sorted(r for r in results if isinstance(r, str)) == ["a", "b", "c"]
-    assert _attempts(tmp_path, "hangs") == 1  # not tried again: it would only overrun again
+    assert _attempts(tmp_path, "bad") == 1  # not tried again: it would only overrun again
     assert after == "still serving"
-    assert workers.faults[0][1] == "overran"
+    assert [reason for _, reason in workers.faults] == [fault]
 
 
 def test_without_a_budget_a_slow_task_is_waited_for(tmp_path):

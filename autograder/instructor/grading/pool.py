@@ -5,7 +5,8 @@ must not. Here each worker is its own process with its own socket to the coordin
 coordinator hands out one task at a time and watches every worker: one that dies (killed, out
 of memory) or is stopped (SIGSTOP) is replaced, and its task is tried once more in a fresh
 worker; a task that kills two workers is reported as failed. A task that runs past
-``task_timeout`` seconds has its worker killed and replaced too, and is reported at once (it
+``task_timeout`` seconds, or whose worker's memory grows past ``memory_mb``
+(``worker_memory``), has its worker killed and replaced too, and is reported at once (it
 would only overrun again). No other task is touched.
 
 Tasks and results travel as the system's other messages do (``wire.framing``: one JSON line
@@ -29,13 +30,15 @@ import psutil
 
 from ...wire import framing
 from ..kernels.services import short_temp
+from . import worker_memory
 
 MAX_MESSAGE = 64 * 2 ** 20  # a task's or a result's line (the coordinator's own workers: trusted)
 
 
 @dataclass
 class Lost:
-    """A task whose worker died or stopped twice (or overran its budget)."""
+    """A task whose worker died or stopped twice, or overran its time or memory (``reason``:
+    "died", "was stopped", "overran", "memory")."""
     task: tuple
     reason: str
 
@@ -129,6 +132,9 @@ class Worker:
     def overran(self, seconds: float | None) -> str | None:
         return "overran" if seconds and time.monotonic() - self.since > seconds else None
 
+    def past_memory(self, limit: int | None) -> str | None:
+        return "memory" if worker_memory.past(self.process.pid, limit) else None
+
     def kill(self) -> None:
         self.process.kill()
         self.process.join()
@@ -151,11 +157,11 @@ class Pool:
     """``jobs`` workers; ``run`` gives each task (``(function, args)``) to the next free worker."""
 
     def __init__(self, jobs: int, initializer, initargs=(), on_fault=None, task_timeout: float | None = None,
-                 preload: tuple = ()):
+                 preload: tuple = (), memory_mb: int | None = None):
         """``preload``: modules every worker needs, imported once by multiprocessing's fork
         server (a fresh process, started with the first pool) and inherited by each worker it
         forks; a worker replaced during the run is forked from it too."""
-        self.task_timeout = task_timeout
+        self.task_timeout, self.memory_mb = task_timeout, memory_mb
         self.context = multiprocessing.get_context("forkserver")
         self.context.set_forkserver_preload(list(preload))
         self.initializer, self.initargs = name_of(initializer), encode(list(initargs))
@@ -180,7 +186,7 @@ class Pool:
                 if worker.task is None and pending:
                     worker.give(*pending.pop(0))
                     busy += 1
-            ready = wait([w for w in self.workers if w.task is not None], timeout=0.5)
+            ready = wait([w for w in self.workers if w.task is not None], timeout=worker_memory.POLL)
             for i, worker in enumerate(self.workers):
                 if worker.task is None:
                     continue
@@ -194,7 +200,8 @@ class Pool:
                         yield result
                         continue
                 else:
-                    fault = worker.stopped_or_dead() or worker.overran(self.task_timeout)
+                    fault = (worker.stopped_or_dead() or worker.overran(self.task_timeout)
+                             or worker.past_memory(self.memory_mb))
                     if fault is None:
                         continue
                 task, attempt = worker.task, worker.attempt
@@ -203,7 +210,7 @@ class Pool:
                 self.workers[i] = self._new()
                 self.faults.append((task, fault))
                 self.on_fault(fault)
-                if attempt == 0 and fault != "overran":
+                if attempt == 0 and fault not in ("overran", "memory"):
                     pending.insert(0, (task, 1))
                 else:
                     yield Lost(task, fault)
