@@ -2,12 +2,16 @@
 of two single-threaded worker processes, with the gradebook on the PostgreSQL server that
 .ci/postgres starts (AUTOGRADER_TEST_POSTGRES). The same submissions, hostile ones included,
 get exactly the per-cell scores a local run gives; a worker killed while it grades costs
-nothing; a second run has nothing to do; SQLite is refused."""
+nothing; a second run has nothing to do; SQLite is refused. And what goes wrong while a class
+is graded (a kernel killed, the judge killed, a grading process past its memory) gives the same
+rows with --jobs 2 as on the cluster: one loop, one rule (``grading.run``)."""
 from __future__ import annotations
 
+import copy
 import os
 import signal
 import subprocess
+import threading
 import time
 import uuid
 from pathlib import Path
@@ -17,7 +21,7 @@ import pytest
 import sqlalchemy as sa
 from helpers import BIN, isolated_env, page_text
 from nbgrader.api import Gradebook
-from test_class_grading import NAME, TESTS, hostile_submissions, make_course, notebooks
+from test_class_grading import FULL_MARKS, NAME, TESTS, hostile_submissions, make_course, notebooks
 
 from autograder.instructor import failures
 
@@ -260,3 +264,137 @@ def test_sqlite_is_refused_with_the_reason_and_what_to_pass(tmp_path):
     assert "workers on other machines cannot share a SQLite file" in message
     assert "--db-url postgresql+psycopg://" in message and "NBGRADER_DB_URL" in message
     assert message.count("\n") == 0 and not (root / "autograded").exists() and not (root / "gradebook.db").exists()
+
+
+# -- the same faults on both backends ----------------------------------------------------------
+# A cell that waits for the test: it leaves a marker in the kernel's working folder and waits
+# until the marker is gone (the test removes it, or kills the kernel that waits).
+WAIT_FOR_TEST = "import os, time\nopen({marker!r}, 'w').close()\nwhile os.path.exists({marker!r}):\n    time.sleep(0.02)\n"
+FAULTS_CONFIG = """
+# tests/test_cluster.py: a grader's pass that grows its grading process for memory_hog
+# (tests/grader_faults.py), and the limit that ends it
+c.GradingWorker.memory_mb = 1024
+c.Autograde.autograde_preprocessors.insert(0, "grader_faults.Grows")
+"""
+
+
+def faulty_class() -> dict:
+    """alice's notebook four times: as it is; with an answer cell (fit_line's) whose kernel the test
+    kills each time it runs (``kernel_killed``); with one during which the test kills the judge,
+    once (``judge_killed``); and for ``memory_hog``, whose grading process grows (``FAULTS_CONFIG``)."""
+    good = notebooks()["alice"]
+
+    def waiting(marker: str):
+        nb = copy.deepcopy(good)
+        cell = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "fit_line")
+        cell.source = WAIT_FOR_TEST.format(marker=marker) + cell.source
+        return nb
+
+    return {"alice": good, "kernel_killed": waiting("kill-kernel"), "judge_killed": waiting("kill-judge"),
+            "memory_hog": good}
+
+
+class Saboteur(threading.Thread):
+    """While a class is graded: kills every kernel (a process forked from a fork server) whose
+    working folder has the marker kill-kernel, and, the first time a kernel shows kill-judge,
+    the judge its fork server serves with (then lets that cell go on)."""
+
+    def __init__(self):
+        super().__init__(daemon=True)
+        self.done, self.killed = threading.Event(), {"kernel": 0, "judge": 0}
+
+    def run(self) -> None:
+        while not self.done.wait(0.05):
+            for process in psutil.process_iter(["cmdline"]):
+                try:
+                    if "autograder-fork" in (process.info["cmdline"] or []):
+                        self._look(process)
+                except (psutil.Error, OSError, StopIteration):
+                    continue
+
+    def _look(self, process) -> None:
+        folder = f"/proc/{process.pid}/cwd"
+        if os.path.exists(f"{folder}/kill-kernel"):
+            process.kill()
+            self.killed["kernel"] += 1
+        elif os.path.exists(f"{folder}/kill-judge"):
+            if not self.killed["judge"]:
+                fork = next(p for p in process.parents() if "autograder-fork" in p.cmdline())
+                judge = next(p for p in fork.parent().children() if "autograder-judge" in p.cmdline())
+                judge.kill()
+                judge.wait(WAIT)
+                self.killed["judge"] += 1
+            os.unlink(f"{folder}/kill-judge")
+
+
+def grade_sabotaged(args, root, env) -> tuple:
+    """``autograder grade`` with ``args`` while a ``Saboteur`` watches: (stdout, what it killed)."""
+    grading = subprocess.Popen([str(BIN / "autograder"), "grade", NAME, *args], cwd=root, env=env,
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    saboteur = Saboteur()
+    saboteur.start()
+    try:
+        stdout, stderr = grading.communicate(timeout=WAIT)
+    finally:
+        saboteur.done.set()
+        saboteur.join()
+        if grading.poll() is None:
+            grading.kill()
+    assert grading.returncode == 0, stdout + stderr
+    return stdout, saboteur.killed
+
+
+RETRIED = "the grader failed on this submission and graded it again"
+
+
+def student_lines(stdout: str, students) -> tuple:
+    """What the run said of each student (not of the machinery: a local run names the servers it
+    replaced, a cluster's are its workers'): (its lines, but those of students graded again after
+    the grader failed on them; those students). Which students were graded again depends on
+    which were being graded when the judge died; the judge_killed student always is."""
+    lines = [line.strip() for line in stdout.splitlines()
+             if any(line.strip().startswith(f"{student}:") for student in students)]
+    return sorted(line for line in lines if RETRIED not in line), {line.split(":")[0] for line in lines
+                                                                   if RETRIED in line}
+
+
+@pytest.mark.slow
+def test_the_same_faults_give_the_same_rows_on_both_backends(tmp_path_factory, server, cluster):
+    """One loop, one rule for what goes wrong, whatever grades (``run.grade``): the same class
+    graded with --jobs 2 and on the cluster, each while a student's kernel is killed, the judge
+    is killed during another's notebook, and a third's grading process grows past its memory
+    limit, gives the same gradebook rows, the same reasons and the same lines for the instructor."""
+    local, client, _ = cluster
+    submissions = faulty_class()
+    runs = {}
+    for backend in ("local", "cluster"):
+        root, env = course(tmp_path_factory, server, submissions, f"faults-{backend}")
+        with open(root / "nbgrader_config.py", "a") as f:
+            f.write(FAULTS_CONFIG)
+        env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent), env.get("PYTHONPATH")]))
+        args = ["--jobs", "2"] if backend == "local" else ["--scheduler", local.scheduler_address]
+        stdout, killed = grade_sabotaged([*args, "--timeout", "10"], root, env)
+        lines, retried = student_lines(stdout, submissions)
+        runs[backend] = {"scores": db_scores(env["NBGRADER_DB_URL"]), "reasons": failures.recorded(root, NAME),
+                         "lines": lines, "retried": retried, "killed": killed, "root": root}
+    client.wait_for_workers(2, timeout=WAIT)  # the nanny replaced the worker process that was ended
+    local_run, cluster_run = runs["local"], runs["cluster"]
+    assert cluster_run["scores"] == local_run["scores"] and cluster_run["reasons"] == local_run["reasons"]
+    assert cluster_run["lines"] == local_run["lines"], (local_run["lines"], cluster_run["lines"])
+    scores = local_run["scores"]
+    assert sum(scores["alice"].values()) == FULL_MARKS and scores["judge_killed"] == scores["alice"]
+    lost = {cell for cell, score in scores["kernel_killed"].items() if score != scores["alice"][cell]}
+    assert lost == {"fit_line_tests"} and scores["kernel_killed"]["fit_line_tests"] == 0  # the cell killed
+    assert set(scores["memory_hog"].values()) == {0}
+    assert local_run["reasons"] == {"memory_hog": "memory"}
+    assert "memory_hog: Grading your notebook" in "\n".join(local_run["lines"])
+    assert not any(line.startswith("memory_hog: a grading process") for line in local_run["lines"])
+    for run_ in runs.values():
+        assert "judge_killed" in run_["retried"] and "memory_hog" not in run_["retried"], run_["retried"]
+        assert run_["killed"]["judge"] == 1 and run_["killed"]["kernel"] >= 1, run_["killed"]
+        feedback = run_["root"] / "feedback"
+        assert "took more memory than a grading process may use" in page_text(
+            feedback / "memory_hog" / NAME / f"{NAME}.html")
+        assert "stopped while this cell ran" in page_text(feedback / "kernel_killed" / NAME / f"{NAME}.html")
+        assert "took more memory than a grading process may use" in \
+            failures.log_path(run_["root"], NAME, "memory_hog").read_text()

@@ -228,21 +228,19 @@ def test_nbgraders_own_export_is_forged_by_such_an_id(course):
 
 
 def test_autograder_grade_exports_with_the_course_exporter(course):
-    """``autograder grade``'s export (``worker.export``, on a worker where nbgrader is loaded)
-    writes grades.csv as ``nbgrader export`` does with the course's exporter."""
-    from nbgrader.apps import NbGraderAPI
+    """``autograder grade``'s export (``worker.export``, where nbgrader is loaded: a local run's
+    worker, a Dask run's own process) writes grades.csv as ``nbgrader export`` does with the
+    course's exporter."""
+    from traitlets.config import Config
 
     from autograder.instructor.grading import worker
 
     root, db = course
     with Gradebook(db) as gb:
         gb.add_student("mallory,10,10", first_name="=1+1")
-    coursedir = CourseDirectory(root=str(root), db_url=db)
-    worker.WORKER["api"] = NbGraderAPI(coursedir=coursedir)
-    try:
-        path = worker.export("grades.csv")
-    finally:
-        worker.WORKER.clear()
+    config = Config()
+    config.CourseDirectory.db_url = db
+    path = worker.export(str(root), config, "grades.csv")
     assert path == str(root / "grades.csv")
     written = (root / "grades.csv").read_text()
     export(course)  # the course's exporter, as `nbgrader export` runs it

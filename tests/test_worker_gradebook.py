@@ -67,10 +67,11 @@ def test_a_new_submission_is_recorded_whole_and_quietly(template, tmp_path, monk
 @pytest.mark.parametrize("reason, says", [
     ("overran", "took longer than a whole notebook may take"),
     ("lost", "stopped twice before it finished"),
+    ("memory", "took more memory than a grading process may use"),
 ])
-def test_a_submission_its_worker_could_not_finish_scores_0_and_says_why(template, tmp_path, monkeypatch,
-                                                                         reason, says):
-    from nbgrader.coursedir import CourseDirectory
+def test_a_submission_its_worker_could_not_finish_scores_0_and_says_why(template, tmp_path, reason, says):
+    """``worker.refuse``, which ``run.grade`` calls for every backend's lost submission."""
+    from traitlets.config import Config
 
     from autograder.instructor import failures
 
@@ -82,10 +83,9 @@ def test_a_submission_its_worker_could_not_finish_scores_0_and_says_why(template
             for grade in gb.find_submission_notebook("nb", "a1", student).grades:
                 grade.auto_score = grade.max_score
         gb.db.commit()
-    coursedir = CourseDirectory(root=str(tmp_path))
-    monkeypatch.setattr(worker, "WORKER", {"api": type("Api", (), {"coursedir": coursedir}),
-                                           "db_url": f"sqlite:///{path}"})
-    outcome = worker.lost("a1", "alice", reason)
+    config = Config()
+    config.CourseDirectory.db_url = f"sqlite:///{path}"
+    outcome = worker.refuse(str(tmp_path), config, "a1", "alice", reason, "the detail")
     assert (outcome.student, outcome.ok, outcome.reason) == ("alice", False, reason)
     with Gradebook(f"sqlite:///{path}") as gb:
         assert [g.score for g in gb.find_submission_notebook("nb", "a1", "alice").grades] == [0, 0]
@@ -93,7 +93,8 @@ def test_a_submission_its_worker_could_not_finish_scores_0_and_says_why(template
     page = (tmp_path / "feedback" / "alice" / "a1" / "nb.html").read_text()
     assert says in page and "Score: 0 of 3" in page
     assert failures.recorded(tmp_path, "a1") == {"alice": reason}
-    assert worker.LOST[reason] in failures.log_path(tmp_path, "a1", "alice").read_text()
+    log = failures.log_path(tmp_path, "a1", "alice").read_text()
+    assert worker.LOST[reason] in log and "the detail" in log
 
 
 def test_a_worker_compiles_its_queries_once_and_keeps_no_connection_open(template, tmp_path, monkeypatch):

@@ -90,10 +90,10 @@ def say(report: run.Report) -> None:
     for outcome in failed:
         why = failures.describe(outcome.reason, f"{report.assignment}.ipynb")
         print(f"  {printable(outcome.student)}: {printable(why)}")
-    graded_again = set()
+    # a submission past its time budget or its memory is not graded again: its line above says why
+    graded_again = {o.student for o in failed if o.reason in ("overran", "memory")}
     for student, fault in report.faults:
-        # a submission past its time budget is not graded again: its line above says why it scores 0
-        if fault != "overran" and student not in graded_again:
+        if student not in graded_again:
             graded_again.add(student)
             print("  " + text("cli.graded_again", student=printable(student), fault=fault))
     for student in report.retried:

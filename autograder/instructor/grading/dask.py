@@ -3,26 +3,31 @@
 One machine grades a class in minutes; a deadline with thousands of submissions wants
 more machines, and Jupyter deployments already run Dask's ``distributed`` (``dask
 scheduler`` and ``dask worker`` on any machines, dask-gateway on JupyterHub,
-dask-kubernetes), so this module uses it rather than cluster software of our own. A Dask
-worker process grades with the very code a local worker runs (``worker.grade_one``:
-nbgrader's autograde and feedback with the course's passes; ``JudgedExecute`` starts the
-process's own judge and pre-warmed fork server on its first notebook, keyed by the course
-folder, and keeps them). So each worker process keeps one course folder under its local
-directory, made from data a worker plugin brings it (the configuration, the course's
+dask-kubernetes), so this module uses it rather than cluster software of our own. The run is
+``run.grade``, the loop a local run goes through (what to grade, the instructor's notebook
+first, lost and crashed submissions, export, report): only the grading itself happens on
+the workers. A Dask worker process grades with the very code a local worker runs
+(``worker.grade_one``: nbgrader's autograde and feedback with the course's passes), with
+the judge and pre-warmed fork server its machine shares (``machine``: one pair per machine,
+as a local run has one pair for its workers). Each worker process keeps one course folder,
+made from data a worker plugin brings it (the configuration, the course's
 ``nbgrader_config.py``, the assignment's source folder), and each task replaces only one
-student's submitted folder. No folder is shared: a task carries the student's files as
-bytes and brings back the autograded and feedback folders, the per-cell scores and why a
-submission could not be graded; this (the instructor's) process writes its own course
-directory, each student's files once per run, and records what it graded (``rerun``).
-The gradebook is shared, so it must be a database server (SQLite is refused); its rows
-are nbgrader's own, updated in place, so a task that runs again after its worker died
-writes no second row. Dask runs a dead worker's tasks elsewhere; the scheduler's
-``remove-worker`` events tell the report which submissions that touched. Only
+student's submitted folder. No folder is shared between machines: a task carries the
+student's files as bytes and brings back the autograded and feedback folders, the per-cell
+scores and why a submission could not be graded; this (the instructor's) process writes its
+own course directory, each student's files once per run, and records what it graded
+(``rerun``). The gradebook is shared, so it must be a database server (SQLite is refused);
+its rows are nbgrader's own, updated in place, so a task that runs again after its worker
+died writes no second row. Dask runs a dead worker's tasks elsewhere; the scheduler's
+``remove-worker`` events tell the report which submissions that touched. A worker process
+past its memory (``worker_memory``) or its submission's time budget is ended, as a local
+worker is (``watched``), and its submission gets the row a local run gives it. Only
 ``--scheduler`` imports this module (and so ``distributed``).
 """
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import copy
 import hashlib
 import json
@@ -30,6 +35,7 @@ import os
 import shutil
 import sys
 import threading
+import time
 import uuid
 from collections import deque
 from pathlib import Path
@@ -37,14 +43,13 @@ from pathlib import Path
 from distributed import Client, KilledWorker, get_worker, wait
 from distributed.client import FutureCancelledError
 from distributed.diagnostics.plugin import WorkerPlugin
+from distributed.utils import sync
 
-from .. import course_secret, files
-from ..kernels import services
-from ..passes import hooks
-from .. import failures
+from .. import course_secret, failures, files, time_budget
 from ..course_config import course_config
-from ..passes import self_check
-from . import progress, rerun, run, worker
+from ..passes import hooks, self_check
+from . import progress, rerun, run, worker, worker_memory
+from .machine import Machine
 from .run import Report
 
 SQLITE_REFUSED = ("grading on a Dask cluster needs the gradebook on a database server, because workers on other "
@@ -53,6 +58,7 @@ SQLITE_REFUSED = ("grading on a Dask cluster needs the gradebook on a database s
 NO_SANDBOX = ("Dask workers that cannot sandbox grading kernels: {which}. Grading without a sandbox lets students' "
               "code read and change what those workers' user can; if you accept that, run again with --no-sandbox.")
 POLL = 1.0  # seconds between looks at the cluster while waiting for results
+ENDED = "autograder-ended"  # the scheduler's topic: tasks whose worker process was ended (``watched``)
 
 
 class Refused(Exception):
@@ -62,9 +68,9 @@ class Refused(Exception):
 # -- the data that travels ---------------------------------------------------------------
 def course_data(root: Path, assignment: str, config) -> dict:
     """What every worker process needs to grade ``assignment``, as plain data: the
-    configuration the instructor's nbgrader would use, and the course files
-    (``[path, mode, bytes]``: nbgrader_config.py, source/<assignment>/ and the course secret,
-    if there is one). ``key`` names this exact content."""
+    configuration the instructor's nbgrader would use, the course files (``[path, mode,
+    bytes]``: nbgrader_config.py, source/<assignment>/ and the course secret, if there is one)
+    and a grading process's limits. ``key`` names this exact content."""
     found = [["source/" + assignment + "/" + name, mode, data]
              for name, mode, data in rerun.source_files(root, assignment)]
     own = Path(root) / "nbgrader_config.py"
@@ -75,7 +81,11 @@ def course_data(root: Path, assignment: str, config) -> dict:
         found.append([course_secret.FILE, 0o600, secret])
     h = hashlib.sha256(json.dumps(config, sort_keys=True, default=repr).encode())
     h.update(assignment.encode() + b"\0" + rerun.digest(sorted(found)).encode())
-    return {"key": h.hexdigest()[:16], "assignment": assignment, "config": config, "files": sorted(found)}
+    notebooks = max(1, sum(name.startswith(f"source/{assignment}/") and name.count("/") == 2
+                           and name.endswith(".ipynb") for name, _, _ in found))
+    return {"key": h.hexdigest()[:16], "assignment": assignment, "config": config, "files": sorted(found),
+            "memory_mb": worker_memory.limit_mb(config),  # each worker process's limits, as a local worker's
+            "seconds": time_budget.submission_budget(config, notebooks)}
 
 
 def submission_data(root: Path, assignment: str, student: str) -> list:
@@ -87,17 +97,17 @@ def submission_data(root: Path, assignment: str, student: str) -> list:
 
 
 # -- on a Dask worker ----------------------------------------------------------------------
-_COURSES: dict = {}  # course key → course data and the worker's local directory (from the plugin)
-_HERE: dict = {}  # the course this process has loaded: key, root
+_COURSES: dict = {}  # course key → course data (from the plugin)
+_HERE: dict = {}  # the course this process has loaded: key, root, machine, config, cwd
 _LOCK = threading.Lock()  # one submission at a time per process (nbgrader changes the environment)
 
 
 class CoursePlugin(WorkerPlugin):
     """Gives every worker process the course, those that join later included; removed at
-    the end of the run, when each process stops its judge and fork server. For the run,
-    Dask's statistical profiler is paused on the worker: it walks the stack of the running
-    task every 10 ms, and a grading task's stack (nbgrader, nbclient, asyncio) is deep, which
-    cost several percent of each worker's CPU for a profile nobody reads."""
+    the end of the run, when each process leaves its machine's servers (``machine``). For the
+    run, Dask's statistical profiler is paused on the worker: it walks the stack of the
+    running task every 10 ms, and a grading task's stack (nbgrader, nbclient, asyncio) is
+    deep, which cost several percent of each worker's CPU for a profile nobody reads."""
 
     PROFILER = ("profile", "profile-cycle")
 
@@ -106,7 +116,7 @@ class CoursePlugin(WorkerPlugin):
         self.paused: list = []
 
     def setup(self, worker):
-        _COURSES[self.course["key"]] = dict(self.course, local=worker.local_directory)
+        _COURSES[self.course["key"]] = self.course
         for name in self.PROFILER:
             callback = worker.periodic_callbacks.get(name)
             if callback is not None and callback.is_running():
@@ -122,15 +132,16 @@ class CoursePlugin(WorkerPlugin):
 
 def _close(key: str) -> None:
     with _LOCK:
-        course = _COURSES.pop(key, None)
+        _COURSES.pop(key, None)
         if _HERE.get("key") == key:
-            services.stop_own()
-            worker.WORKER.clear()
-            os.chdir(_HERE["cwd"])
-            shutil.rmtree(_HERE["root"], ignore_errors=True)
-            _HERE.clear()
-        elif course:
-            shutil.rmtree(Path(course["local"]) / f"autograder-{key}", ignore_errors=True)
+            _leave()
+
+
+def _leave() -> None:
+    _HERE["machine"].leave()
+    worker.WORKER.clear()
+    os.chdir(_HERE["cwd"])
+    _HERE.clear()
 
 
 def _open(key: str) -> Path:
@@ -147,17 +158,30 @@ def _open(key: str) -> Path:
         reason = sandbox.probe()
         if reason:
             raise RuntimeError(f"this Dask worker cannot sandbox grading kernels: {reason}")
-    root = Path(course["local"]) / f"autograder-{key}"
+    if _HERE:
+        _leave()  # another course's
+    cwd = os.getcwd()  # (worker.init moves into the course folder)
+    place = Machine(f"{key}-{course['run']}")
+    root = place.course_root()
     files.write_tree(root, course["files"])
     config = copy.deepcopy(config)
     config.CourseDirectory.root = str(root)
-    if _HERE:
-        services.stop_own()  # another course's judge and fork server
-    else:
-        _HERE["cwd"] = os.getcwd()  # worker.init moves into the course folder
     worker.init(str(root), config, {}, exit_fast=False)
-    _HERE.update(key=key, root=root)
+    _HERE.update(key=key, root=root, machine=place, config=config, cwd=cwd)
     return root
+
+
+def _ready(assignment: str, verify: bool = False) -> str | None:
+    """Point this process at its machine's servers (``verify``: after a submission failed, do
+    they still answer?); why the instructor's notebook of ``assignment`` falls short here, or
+    None (``machine.Machine.ready``: checked once per machine)."""
+    why = _HERE["machine"].ready(_HERE["config"], assignment, lambda: _self_check(assignment), verify)
+    return f"{why} (on the Dask worker {_address()})" if why else None
+
+
+def _self_check(assignment: str) -> str | None:
+    shortfalls = worker.self_check(assignment)
+    return self_check.sentence(assignment, shortfalls) if shortfalls else None
 
 
 def _clear(root: Path) -> None:
@@ -195,17 +219,71 @@ def _address() -> str:
         return ""
 
 
+@contextlib.contextmanager
+def watched(key: str, memory_mb: int, seconds: float):
+    """While this worker process grades one submission (the task ``key``): measured every
+    ``worker_memory.POLL`` seconds, as a local pool measures its workers; past ``memory_mb``
+    of memory or ``seconds`` of time, the process is ended (its nanny starts a new one), as a
+    local worker past them is. Before it ends, the scheduler is told why (an event under
+    ``ENDED``, sent and answered first); Dask then gives the task to another worker, which
+    finds that event (``ended``) and returns the reason without grading it again, so the
+    submission gets the row a local run gives it."""
+    done = threading.Event()
+    watch = threading.Thread(target=_watch, args=(get_worker(), key, memory_mb, time.monotonic() + seconds, done),
+                             name="autograder-watch", daemon=True)
+    watch.start()
+    try:
+        yield
+    finally:
+        done.set()
+        watch.join()
+
+
+def _watch(dask_worker, key: str, memory_mb: int, deadline: float, done: threading.Event) -> None:
+    while not done.wait(worker_memory.POLL):
+        if worker_memory.past(os.getpid(), memory_mb):
+            _end(dask_worker, key, "memory", worker_memory.detail(memory_mb))
+        elif time.monotonic() > deadline:
+            _end(dask_worker, key, "overran", "")
+
+
+def _end(dask_worker, key: str, reason: str, detail: str) -> None:
+    try:
+        sync(dask_worker.loop, dask_worker.scheduler.log_event, topic=ENDED,
+             msg={"key": key, "reason": reason, "detail": detail}, callback_timeout=30)
+    finally:
+        print(f"autograder: ending this worker process (task {key}): {reason}", file=sys.stderr, flush=True)
+        os._exit(70)
+
+
+def ended(key: str) -> dict | None:
+    """Why an earlier worker process was ended while it held task ``key`` (``watched``), or None."""
+    dask_worker = get_worker()
+    events = sync(dask_worker.loop, dask_worker.scheduler.events, topic=ENDED, callback_timeout=30)
+    return next((msg for _, msg in events if isinstance(msg, dict) and msg.get("key") == key), None)
+
+
 def grade_submission(key: str, assignment: str, student: str, submitted: list) -> dict:
     """The task: one submission through ``worker.grade_one``, in this process's course folder."""
-    why = check_instructor(key, assignment)
-    if why:
-        raise self_check.SelfCheckFailed(f"{why} (on the Dask worker {_address()})")
+    task = get_worker().get_current_task()
+    before = ended(task)
+    if before:  # its worker process was ended: its reason, not a second try
+        return {"student": student, "ended": before["reason"], "detail": before.get("detail", "")}
     with _LOCK:
         root = _open(key)
+        why = _ready(assignment)
+        if why:
+            raise self_check.SelfCheckFailed(why)
+        course = _COURSES[key]
         _clear(root)
         try:
             files.write_tree(root / "submitted" / student / assignment, submitted)
-            outcome = worker.grade_one(assignment, student)
+            with watched(task, course["memory_mb"], course["seconds"]):
+                outcome = worker.grade_one(assignment, student)
+            if outcome.ok and not _HERE["machine"].serving():  # its machine's servers died under it
+                outcome = worker.Outcome(student, False, outcome.seconds, "crashed")  # (graded again: ``run``)
+            if not outcome.ok:  # the servers checked now: a submission graded again must find them answering
+                _ready(assignment, verify=True)
             log = failures.log_path(root, assignment, student)
             return {"student": student, "ok": outcome.ok, "seconds": outcome.seconds, "reason": outcome.reason,
                     "autograded": _read(root / "autograded" / student / assignment),
@@ -216,31 +294,22 @@ def grade_submission(key: str, assignment: str, student: str, submitted: list) -
             _clear(root)
 
 
-def export_grades(key: str, to: str) -> str:
-    """The course's grade CSV, made by ``worker.export`` on a worker (where nbgrader is loaded)."""
-    with _LOCK:
-        _open(key)
-        path = Path(worker.export(Path(to).name))
-        try:
-            return path.read_text()
-        finally:
-            path.unlink(missing_ok=True)
-
-
 def check_instructor(key: str, assignment: str) -> str | None:
     """Why this worker process cannot grade the instructor's own notebooks of ``assignment``
-    with full marks (``self_check``), or None; checked once per process and course: before
-    grading starts on every worker there is, and by a worker's first task (a worker that
-    joins later, or replaces one that died)."""
+    with full marks (``self_check``), or None; checked once per machine and course
+    (``machine``): before grading starts, on one worker process of every machine there is,
+    and by the first task on a machine that joins later."""
     with _LOCK:
         _open(key)
-        if (key, assignment) not in _CHECKED:
-            shortfalls = worker.self_check(assignment)
-            _CHECKED[(key, assignment)] = self_check.sentence(assignment, shortfalls) if shortfalls else None
-        return _CHECKED[(key, assignment)]
+        return _ready(assignment)
 
 
-_CHECKED: dict = {}  # (course key, assignment) → why this process cannot grade it (None: it can)
+def machine_of(key: str) -> str:
+    """The machine whose servers this worker process shares (``machine``): its host and the
+    run's folder there."""
+    import socket
+
+    return f"{socket.gethostname()}:{Machine(key + '-' + str(_COURSES.get(key, {}).get('run'))).folder}"
 
 
 def can_sandbox(enabled: bool) -> str | None:
@@ -331,9 +400,9 @@ class Dask:
     def __init__(self, client, root, assignment, config, say=None):
         self.client, self.root, self.assignment, self.config = client, Path(root), assignment, config
         self.say = say or (lambda text: print(text, file=sys.stderr, flush=True))
-        self.course = course_data(root, assignment, config)
-        self.plugin = f"autograder-{config.CourseDirectory.get('course_id') or 'course'}-{assignment}"
         self.run = uuid.uuid4().hex[:8]
+        self.course = dict(course_data(root, assignment, config), run=self.run)
+        self.plugin = f"autograder-{config.CourseDirectory.get('course_id') or 'course'}-{assignment}"
         self.students: dict = {}  # task key → student
         self.running: dict = {}  # future → student
         self.workers: dict = {}  # address → threads
@@ -362,25 +431,30 @@ class Dask:
         self.registered = True
 
     def check_instructor(self) -> str:
-        """The instructor's own notebooks, graded on every worker first (each machine's Python
-        may differ): one that falls short anywhere stops the run before anyone is graded. A
-        worker that leaves meanwhile is not waited for (its replacement checks at its first
-        task, ``grade_submission``)."""
+        """The instructor's own notebooks, graded on every machine first (each machine's Python
+        may differ), by one worker process of each (``machine``: the others of a machine share
+        its servers and its answer): one that falls short anywhere stops the run before anyone
+        is graded. A worker that leaves meanwhile is not waited for (another process of its
+        machine, or of a machine that joins later, checks at its first task)."""
+        machines = self.client.run(machine_of, self.course["key"])
+        first = {}
+        for address, machine in sorted(machines.items()):
+            first.setdefault(machine, address)
         checks = {self.client.submit(check_instructor, self.course["key"], self.assignment, workers=[address],
-                                     allow_other_workers=False, pure=False): address for address in self.workers}
+                                     allow_other_workers=False, pure=False): address for address in first.values()}
         while checks:
             for future in _finished(checks):
                 address = checks.pop(future)
                 if future.status == "finished":
                     why = future.result()
                 elif future.status == "error" and not isinstance(future.exception(), KilledWorker):
-                    why = f"{type(future.exception()).__name__}: {future.exception()}"
-                else:  # the worker died while checking: its replacement checks at its first task
+                    why = f"{type(future.exception()).__name__}: {future.exception()} (on the Dask worker {address})"
+                else:  # the worker died while checking: its machine checks again at its first task
                     why = None
                 if why:
                     for other in checks:
                         other.cancel()
-                    return f"{why} (on the Dask worker {address})"
+                    return why
             self.look()
             for future in [f for f, address in checks.items() if address not in self.workers]:
                 future.cancel()
@@ -400,7 +474,7 @@ class Dask:
                     submitted = submission_data(self.root, self.assignment, student)
                 except Exception as error:  # noqa: BLE001  (this submission's failure, not the run's)
                     written.add(student)
-                    yield self.refuse(student, "unreadable", f"{type(error).__name__}: {error}")
+                    yield worker.Outcome(student, False, 0.0, "unreadable", detail=f"{type(error).__name__}: {error}")
                     continue
                 key = f"autograder-{self.run}-{len(self.students)}"
                 self.students[key] = student
@@ -416,26 +490,9 @@ class Dask:
             self.look()
         self._faults(self.events, report)
 
-    def refuse(self, student: str, reason: str, detail: str = ""):
-        """A submission not sent to any worker (``worker.LOST`` says why): 0, a log, and why."""
-        failures.keep_log(self.root, self.assignment, student, {"log": worker.LOST[reason], "error": detail}, reason)
-        self._zero(student, reason)
-        return worker.Outcome(student, False, 0.0, reason)
-
-    def export(self, to: str) -> str:
-        text = self.client.submit(export_grades, self.course["key"], to, pure=False).result()
-        path = self.root / to
-        path.write_text(text)
-        return str(path)
-
-    def write_report(self) -> tuple:
-        """Here: the results are in this course directory."""
-        from ..reports import pages
-
-        try:
-            return str(pages.write_all(self.root, self.config, [self.assignment])[0]), ""
-        except Exception as error:  # noqa: BLE001  (said to the instructor; grading is done)
-            return "", f"{type(error).__name__}: {error}"
+    def call(self, function, *args):
+        """Here: nbgrader is installed on the instructor's machine, and the course folder is here."""
+        return function(*args)
 
     def progress_note(self) -> str:
         return f", {len(self.workers)} workers connected"
@@ -453,8 +510,7 @@ class Dask:
     def _outcome(self, future, student: str):
         try:
             result = future.result()
-        except KilledWorker:  # its workers died, again and again: 0, and why (as ``pool.Lost``)
-            self._zero(student, "lost")
+        except KilledWorker:  # its workers died, again and again: 0, and why (``run.settled``)
             return worker.Outcome(student, False, 0.0, "lost")
         except FutureCancelledError as exc:
             return worker.Outcome(student, False, 0.0, f"the Dask scheduler dropped the task ({exc})")
@@ -462,14 +518,10 @@ class Dask:
             raise Refused(str(exc)) from None
         except Exception as exc:  # noqa: BLE001  (an error of the worker, not a grade: tried again next run)
             return worker.Outcome(student, False, 0.0, f"a Dask worker failed: {type(exc).__name__}: {exc}")
+        if "ended" in result:  # its worker process was ended (``watched``): 0, and why (``run.settled``)
+            return worker.Outcome(student, False, 0.0, result["ended"], detail=result["detail"])
         write_result(self.root, self.assignment, result)
         return worker.Outcome(student, result["ok"], result["seconds"], result["reason"], result["scores"])
-
-    def _zero(self, student: str, reason: str) -> None:
-        from nbgrader.coursedir import CourseDirectory
-
-        coursedir = CourseDirectory(config=self.config)
-        failures.zero_submission(coursedir.db_url, coursedir, self.assignment, student, reason)
 
     def _faults(self, events: _Events, report: Report) -> None:
         while events.seen:

@@ -6,9 +6,10 @@ loaded, that each grade one submission at a time (``worker``); one grades the in
 own notebook first while the others warm up (``worker.warm_up``). It watches all of them:
 a dead or stopped server is replaced, a dead or stopped worker too, and only the
 submission it was serving is tried again (once); a worker past its submission's time
-budget (``time_budget``) is replaced too, and that submission scores 0 with the reason. A
-submission the grader itself failed on (not the notebook's fault) is graded once more,
-after the servers are checked.
+budget (``time_budget``) or past its memory (``worker_memory``) is replaced too, and that
+submission scores 0 with the reason (``run.settled``). The servers are checked after every
+submission that failed, so a submission the grader itself failed on is graded once more
+(``run.grade``) with servers that answer.
 """
 from __future__ import annotations
 
@@ -18,7 +19,7 @@ from ..kernels.services import Services, kept_out
 from .. import time_budget
 from ..course_config import setting
 from ..passes import self_check
-from . import pool, worker
+from . import pool, worker, worker_memory
 
 
 class Local:
@@ -38,7 +39,7 @@ class Local:
         self.workers = pool.Pool(self.jobs, worker.init, (str(self.root), self.config, self.services.environment()),
                                  on_fault=lambda fault: report.replaced.extend(self.services.ensure_alive()),
                                  task_timeout=time_budget.submission_budget(self.config, notebooks),
-                                 preload=(worker.PRELOAD,))
+                                 preload=(worker.PRELOAD,), memory_mb=worker_memory.limit_mb(self.config))
         try:
             self.services.wait_ready()
         except BaseException:  # a server that cannot start, or Ctrl-C meanwhile: nothing is left behind
@@ -52,37 +53,27 @@ class Local:
         results = list(self.workers.run(tasks))  # (every worker is free again before grading starts)
         shortfalls = next(result for result in results if not _warm_up(result))
         if isinstance(shortfalls, pool.Lost):
-            return self_check.lost_sentence(self.assignment, shortfalls.reason)
+            why = shortfalls.reason
+            if why == "memory":
+                from ... import messages
+
+                why = messages.text("cli.process_memory", limit=self.workers.memory_mb)
+            return self_check.lost_sentence(self.assignment, why)
         return self_check.sentence(self.assignment, shortfalls) if shortfalls else ""
 
     def grade(self, students: list, report):
         tasks = [(worker.grade_one, (self.assignment, student)) for student in students]
         for result in self.workers.run(tasks):
-            if isinstance(result, pool.Lost):
-                student, why = result.task[1][1], "overran" if result.reason == "overran" else "lost"
-                result = self.refuse(student, why)
-            if result.reason == "crashed":  # the grader's own failure, not the notebook's: once more
-                report.replaced.extend(self.services.ensure_alive())
-                report.retried.append(result.student)
-                retried = self.workers.call(worker.grade_one, self.assignment, result.student)
-                result = retried if not isinstance(retried, pool.Lost) else result
+            if isinstance(result, pool.Lost):  # scores 0 with the reason (``run.settled``)
+                result = lost(result, self.workers.memory_mb)
             if not result.ok:
                 report.replaced.extend(self.services.ensure_alive())
             yield result
         report.faults = [(task[1][1], fault) for task, fault in self.workers.faults]
 
-    def refuse(self, student: str, reason: str, detail: str = ""):
-        result = self.workers.call(worker.refuse, self.assignment, student, reason, None, detail)
-        if isinstance(result, pool.Lost):  # recording its 0 failed as well: the run goes on
-            return worker.Outcome(student, False, 0.0, reason)
-        return result
-
-    def export(self, to: str) -> str:
-        return self.workers.call(worker.export, to)
-
-    def write_report(self) -> tuple:
-        written = self.workers.call(worker.write_report, self.assignment)
-        return ("", "lost") if isinstance(written, pool.Lost) else written
+    def call(self, function, *args):
+        result = self.workers.call(function, *args)
+        return None if isinstance(result, pool.Lost) else result
 
     def progress_note(self) -> str:
         return ""
@@ -93,6 +84,13 @@ class Local:
         if self.services is not None:
             report.server_cpu = self.services.cpu_seconds()
             self.services.close()
+
+
+def lost(result: pool.Lost, memory_mb: int | None) -> worker.Outcome:
+    """The outcome of a submission whose worker the pool lost (``pool.Lost``), to be written."""
+    reason = {"overran": "overran", "memory": "memory"}.get(result.reason, "lost")
+    detail = worker_memory.detail(memory_mb) if reason == "memory" else ""
+    return worker.Outcome(result.task[1][1], False, 0.0, reason, detail=detail)
 
 
 def _warm_up(result) -> bool:

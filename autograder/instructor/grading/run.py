@@ -7,11 +7,20 @@ refuses a submission that cannot be read before anything starts (a notebook past
 backend grade the instructor's own notebook first (``self_check``: if it falls short, nobody
 is graded and ``Report.refused`` says why), then every submission, recording each outcome as
 it comes (``rerun``), and ends with the CSV export, the class report and the class's most
-common mistakes. A change to how a submission is graded is made here, once.
+common mistakes. A change to how a submission is graded is made here, once, and so are the
+rules for what goes wrong, whatever the backend:
+
+* a submission whose grading process was lost (it died or stopped twice, ran past its time
+  budget, or past its memory, ``worker_memory``) scores 0 with the reason and its log
+  (``worker.refuse``);
+* a submission the grader itself failed on (``crashed``: not the notebook's fault) is graded
+  once more, after every other submission (the servers are checked after each failure), on
+  the same backend.
 
 A backend is where submissions are graded: ``local.Local`` (worker processes on this
 machine, ``autograder grade --jobs N``) or ``dask.Dask`` (a Dask cluster's workers,
-``--scheduler``). It grades, and reports what happened to its machinery (``Backend``).
+``--scheduler``). It grades, runs a function where nbgrader is loaded (``Backend.call``), and
+reports what happened to its machinery (``Backend``).
 """
 from __future__ import annotations
 
@@ -23,7 +32,7 @@ from typing import Iterator, Protocol
 from .. import student_ids
 from ..passes import hooks
 from ..reports import summary
-from . import progress, rerun
+from . import progress, rerun, worker
 
 
 @dataclass
@@ -55,18 +64,14 @@ class Backend(Protocol):
 
     def grade(self, students: list, report: Report) -> Iterator:
         """Grade the named students' submissions; yield each ``worker.Outcome`` as it is
-        written to the course folder and the gradebook (a lost one scores 0, with why).
-        What happened to the machinery goes into ``report`` (faults, replaced, retried)."""
+        written to the course folder and the gradebook, or, for a submission whose grading
+        process was lost, with its reason (a ``worker.LOST`` key) and nothing written yet
+        (``settled`` writes it). What happened to the machinery goes into ``report`` (faults,
+        replaced)."""
 
-    def refuse(self, student: str, reason: str, detail: str = ""):
-        """0 for a submission that is not graded at all, and why (a ``worker.LOST`` key;
-        ``detail`` goes to its log)."""
-
-    def export(self, to: str) -> str:
-        """Write the grade CSV of the whole course; its path."""
-
-    def write_report(self) -> tuple:
-        """Write the class report: (the page's path, "") or ("", why not)."""
+    def call(self, function, *args):
+        """``function(*args)`` where nbgrader is loaded (one of ``worker``'s functions that
+        take the course's folder and configuration); None if that process was lost."""
 
     def progress_note(self) -> str:
         """What the progress bar adds (a cluster: how many workers are connected)."""
@@ -134,18 +139,43 @@ def grade(root: Path, assignment: str, backend: Backend, config, students: list 
             records.forget(student)
             reason, detail = refusal(root, assignment, student)
             if reason:
-                record(backend.refuse(student, reason, detail))
+                record(refuse(backend, root, config, assignment, student, reason, detail))
             else:
                 readable.append(student)
+        crashed = []
         for outcome in backend.grade(readable, report):
-            record(outcome)
+            if outcome.reason == "crashed":  # the grader's own failure: once more, after the others
+                crashed.append(outcome.student)
+            else:
+                record(settled(backend, root, config, assignment, outcome))
+        if crashed:
+            report.retried.extend(crashed)
+            for outcome in backend.grade(crashed, report):
+                record(settled(backend, root, config, assignment, outcome))
         if export_to:
-            report.exported = backend.export(export_to)
+            report.exported = backend.call(worker.export, str(root), config, export_to) or ""
         if write_report:
-            report.page, report.page_error = backend.write_report()
+            report.page, report.page_error = backend.call(worker.write_report, str(root), config, assignment) \
+                or ("", "its process was lost")
     finally:
         backend.close(report)
     return finish(report, root, students, started)
+
+
+def refuse(backend: Backend, root: Path, config, assignment: str, student: str, reason: str,
+           detail: str = "") -> "worker.Outcome":
+    """0 for a submission that is not graded at all, and why (``worker.refuse``), written where
+    nbgrader is loaded; if that process is lost too, the run goes on with the outcome alone."""
+    refused = backend.call(worker.refuse, str(root), config, assignment, student, reason, detail)
+    return refused or worker.Outcome(student, False, 0.0, reason)
+
+
+def settled(backend: Backend, root: Path, config, assignment: str, outcome) -> "worker.Outcome":
+    """``outcome``, with the 0 of a submission whose grading process was lost written (the one
+    place this happens, whatever lost it)."""
+    if outcome.reason not in worker.LOST:
+        return outcome
+    return refuse(backend, root, config, assignment, outcome.student, outcome.reason, outcome.detail)
 
 
 def refusal(root: Path, assignment: str, student: str) -> tuple:

@@ -29,6 +29,7 @@ class Outcome:
     seconds: float
     reason: str = ""
     scores: dict = field(default_factory=dict)  # {notebook: {test cell: score}} (from a Dask worker)
+    detail: str = ""  # what the log of a submission whose grading process was lost says beside its reason
 
 
 def init(root: str, config, environment: dict, exit_fast: bool = True) -> None:
@@ -182,32 +183,45 @@ def warm_up(assignment: str) -> str:
     return "warm"
 
 
-def export(to: str) -> str:
-    """Write the grade CSV of the whole course (nbgrader is loaded here): nbgrader's columns,
-    written by the course's exporter (``passes.export``: a student id with a comma, or one a
-    spreadsheet reads as a formula, stays one field of text; nbgrader's own wrote fields as
-    they were)."""
+def course_directory(root: str, config):
+    """nbgrader's view of the course in ``root`` with ``config`` (a ``Config``, or that as the
+    plain data a pool's task carries): what the functions below work on, wherever they run."""
+    from nbgrader.coursedir import CourseDirectory
+    from traitlets.config import Config
+
+    config = config if isinstance(config, Config) else Config(config)
+    return CourseDirectory(config=config, root=str(root)), config
+
+
+# The functions below run wherever nbgrader is loaded, with the course named in their
+# arguments: a local run calls them in one of its workers, a Dask run in the instructor's
+# process (``run.Backend.call``). Each is written once, for both.
+def export(root: str, config, to: str) -> str:
+    """Write the grade CSV of the whole course: nbgrader's columns, written by the course's
+    exporter (``passes.export``: a student id with a comma, or one a spreadsheet reads as a
+    formula, stays one field of text; nbgrader's own wrote fields as they were)."""
     from nbgrader.api import Gradebook
 
     from ..passes.export import CellCsvExportPlugin
 
-    coursedir = WORKER["api"].coursedir
-    path = Path(coursedir.root) / to
+    coursedir, _ = course_directory(root, config)
+    path = Path(root) / to
     with Gradebook(coursedir.db_url, coursedir.course_id) as gb:
         CellCsvExportPlugin().export_summary(gb, str(path))
     return str(path)
 
 
-def write_report(assignment: str) -> tuple:
-    """The class report of ``assignment`` and the course page (nbgrader is loaded here):
-    (the assignment page's path, "") or ("", why it could not be written): grading is done
-    by then, and a report that fails must not hide its results."""
+def write_report(root: str, config, assignment: str) -> tuple:
+    """The class report of ``assignment`` and the course page: (the assignment page's path, "")
+    or ("", why it could not be written): grading is done by then, and a report that fails must
+    not hide its results."""
     import traceback
 
     from ..reports import pages as report
 
+    _, config = course_directory(root, config)
     try:
-        pages = report.write_all(Path(WORKER["api"].coursedir.root), WORKER["config"], [assignment])
+        pages = report.write_all(Path(root), config, [assignment])
     except Exception as error:  # noqa: BLE001  (said to the instructor, with where it happened)
         where = traceback.extract_tb(error.__traceback__)[-1]
         return "", f"{type(error).__name__}: {error} ({Path(where.filename).name}, line {where.lineno})"
@@ -216,20 +230,16 @@ def write_report(assignment: str) -> tuple:
 
 LOST = {"lost": "the grading process died or was stopped twice while grading this submission",
         "overran": "grading this submission took longer than its time budget; its grading process was killed",
+        "memory": "grading this submission took more memory than a grading process may use; its grading process "
+                  "was ended",
         "too_large": "a notebook of this submission is larger than grading reads; it was not graded",
         "unreadable": "the grader could not set this submission's folder in order before grading; it was not graded"}
 
 
-def refuse(assignment: str, student: str, reason: str, start: float | None = None, detail: str = "") -> Outcome:
+def refuse(root: str, config, assignment: str, student: str, reason: str, detail: str = "") -> Outcome:
     """A submission not graded at all (``reason``: a key of ``LOST``; ``detail`` for its log):
-    0 on every question, and why."""
-    coursedir = WORKER["api"].coursedir
-    failures.keep_log(Path(coursedir.root), assignment, student, {"log": LOST[reason], "error": detail}, reason)
-    failures.zero_submission(WORKER["db_url"], coursedir, assignment, student, reason)
-    return Outcome(student, False, time.perf_counter() - start if start else 0.0, reason)
-
-
-def lost(assignment: str, student: str, reason: str = "lost") -> Outcome:
-    """A submission whose worker died or stopped twice (``lost``) or ran past its time budget
-    (``overran``): 0 on every question, and why."""
-    return refuse(assignment, student, reason)
+    0 on every question, a feedback page that says why, and nbgrader's log for the instructor."""
+    coursedir, _ = course_directory(root, config)
+    failures.keep_log(Path(root), assignment, student, {"log": LOST[reason], "error": detail}, reason)
+    failures.zero_submission(coursedir.db_url, coursedir, assignment, student, reason)
+    return Outcome(student, False, 0.0, reason)

@@ -167,8 +167,8 @@ class Services:
         _wait_for(Path(self.judge_socket), self.processes["judge"], "judge")
 
     def _answers(self, which: str) -> bool:
-        process = self.processes[which]
-        if process.poll() is not None:
+        process = self.processes.get(which)  # (a view of another process's servers has none)
+        if process is not None and process.poll() is not None:
             return False
         try:
             if which == "judge":
@@ -178,6 +178,11 @@ class Services:
             return True
         except (OSError, client.JudgeError, ValueError):
             return False
+
+    def answer(self) -> bool:
+        """Do both servers answer (the owner's, or a view's of them: a Dask worker process
+        using the servers another one on its machine started, ``grading.machine``)?"""
+        return all(self._answers(which) for which in ("fork", "judge"))
 
     def ensure_alive(self) -> list:
         """Replace a server that died or stopped answering; returns the ones replaced."""
@@ -274,11 +279,3 @@ def for_this_process(course_root: Path, sandbox: bool, keep_out: list | None = N
     else:
         _own.ensure_alive()
     return _own
-
-
-def stop_own() -> None:
-    """Stop the services this process started for itself (a Dask worker done with a course)."""
-    global _own
-    if _own is not None:
-        _own.close()
-        _own = None
