@@ -23,6 +23,7 @@ import fcntl
 import json
 import os
 import shutil
+import stat
 import tempfile
 from pathlib import Path
 
@@ -45,12 +46,21 @@ class Machine:
         """This process's own course folder (nbgrader writes the submission it grades there)."""
         return self.folder / f"course-{os.getpid()}"
 
+    def _ours(self) -> None:
+        """The run's folder is a real folder of this user's that nobody else may open: its name is
+        known beforehand (in a temporary folder others may write to), and its state says which
+        judge decides the points."""
+        info = os.lstat(self.folder)
+        if not stat.S_ISDIR(info.st_mode) or info.st_uid != os.getuid() or info.st_mode & 0o077:
+            raise RuntimeError(f"{self.folder} is not a private folder of this user: not grading with it")
+
     @contextlib.contextmanager
     def _state(self, create: bool = True):
         """The machine's state, read and written back under its lock (None once the run's
         folder is gone: another process ended the run here)."""
         if create:
             self.folder.mkdir(mode=0o700, exist_ok=True)
+            self._ours()
         try:
             lock = os.open(self.folder / "lock", os.O_RDWR | (os.O_CREAT if create else 0), 0o600)
         except FileNotFoundError:
