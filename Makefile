@@ -79,7 +79,7 @@ test: $(VENV)/.installed $(CHROMIUM) $(CJK_FONT) $(MATHJAX)/MathJax.js $(HUB_PRO
 	AUTOGRADER_TEST_POSTGRES=$$(.ci/postgres || true) CHROMIUM=$(CHROMIUM) MATHJAX=$(MATHJAX) $(BIN)/python -m pytest $(TEST_WORKERS) --durations=30
 
 quick: $(VENV)/.installed
-	$(BIN)/python -m pytest -m "not slow"
+	$(BIN)/python -m pytest -m "not slow" $(TEST_WORKERS)
 
 release: $(VENV)/.installed
 	for a in $$(ls source); do $(BIN)/nbgrader generate_assignment $$a --force; done
