@@ -45,7 +45,7 @@ def test_the_run_folder_stays_while_the_servers_owner_lives_and_goes_with_the_la
     try:
         with place._state() as state:
             state["servers"] = {"folder": str(servers), "sandbox": True, "owner": owner.pid}
-        place.course_root().mkdir()
+        place.enter()
         place.leave()  # another process owns the servers, and lives: it removes the folder when it leaves
         assert not place.course_root().exists() and place.folder.is_dir() and servers.is_dir()
     finally:

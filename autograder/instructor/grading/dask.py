@@ -162,7 +162,7 @@ def _open(key: str) -> Path:
         _leave()  # another course's
     cwd = os.getcwd()  # (worker.init moves into the course folder)
     place = Machine(f"{key}-{course['run']}")
-    root = place.course_root()
+    root = place.enter()
     files.write_tree(root, course["files"])
     config = copy.deepcopy(config)
     config.CourseDirectory.root = str(root)

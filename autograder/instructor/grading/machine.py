@@ -46,6 +46,14 @@ class Machine:
         """This process's own course folder (nbgrader writes the submission it grades there)."""
         return self.folder / f"course-{os.getpid()}"
 
+    def enter(self) -> Path:
+        """Make the run's folder here, if no other process has (``_ours``), and this process's
+        course folder in it."""
+        self.folder.mkdir(mode=0o700, exist_ok=True)
+        self._ours()
+        self.course_root().mkdir(mode=0o700, exist_ok=True)
+        return self.course_root()
+
     def _ours(self) -> None:
         """The run's folder is a real folder of this user's that nobody else may open: its name is
         known beforehand (in a temporary folder others may write to), and its state says which
@@ -59,8 +67,7 @@ class Machine:
         """The machine's state, read and written back under its lock (None once the run's
         folder is gone: another process ended the run here)."""
         if create:
-            self.folder.mkdir(mode=0o700, exist_ok=True)
-            self._ours()
+            self.enter()
         try:
             lock = os.open(self.folder / "lock", os.O_RDWR | (os.O_CREAT if create else 0), 0o600)
         except FileNotFoundError:
