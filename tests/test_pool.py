@@ -137,6 +137,36 @@ def test_a_task_past_its_time_or_memory_is_lost_at_once_and_the_others_go_on(tmp
     assert [reason for _, reason in workers.faults] == [fault]
 
 
+def _slow_start(seconds: str) -> None:
+    time.sleep(float(seconds))
+
+
+def _broken_start() -> None:
+    raise ImportError("no module named nbgrader")
+
+
+def test_a_tasks_time_starts_when_its_worker_is_ready():
+    """A worker's set-up (nbgrader's imports: seconds on a loaded machine) is not its first
+    task's time: with a 1 s budget, workers that take 2 s to start still serve every task."""
+    workers = pool.Pool(2, _slow_start, ("2",), task_timeout=1.0)
+    try:
+        assert sorted(workers.run([(_echo, (i,)) for i in range(4)])) == [0, 1, 2, 3]
+    finally:
+        workers.close()
+    assert workers.faults == []
+
+
+def test_workers_that_cannot_start_stop_the_run_with_the_reason():
+    """A set-up that fails in every worker is the grading environment's fault: the run stops
+    and says so, instead of losing every submission as if its notebook had killed a worker."""
+    workers = pool.Pool(2, _broken_start)
+    try:
+        with pytest.raises(RuntimeError, match=r"end before they are ready .* test_pool:_broken_start fails"):
+            list(workers.run([(_echo, (1,))]))
+    finally:
+        workers.close()
+
+
 def test_without_a_budget_a_slow_task_is_waited_for(tmp_path):
     workers = pool.Pool(1, _nothing, task_timeout=None)
     try:

@@ -84,6 +84,7 @@ def function_named(name: str):
 
 def _serve(sock: socket.socket, initializer: str, initargs: list) -> None:
     function_named(initializer)(*initargs)
+    framing.send(sock, {"ready": True})  # a task's time starts once it is handed to a ready worker
     lines = framing.Lines(sock, MAX_MESSAGE)
     while True:
         task = lines.message()
@@ -103,6 +104,13 @@ class Worker:
         self.task = None
         self.attempt = 0
         self.since = 0.0  # when it was handed its task
+        self.started = False  # its initializer has run: it said so, and may be handed a task
+
+    def hello(self) -> None:
+        """Read that it is ready (``OSError`` if it died first: its initializer failed)."""
+        if self.lines.message() != {"ready": True}:
+            raise OSError("the worker ended before it was ready")
+        self.started = True
 
     def fileno(self) -> int:
         return self.sock.fileno()
@@ -169,6 +177,7 @@ class Pool:
         with _socket_sized_temp():  # the fork server starts with the first worker
             self.workers = [self._new() for _ in range(jobs)]
         self.faults: list = []
+        self.failed_starts = 0
 
     def _new(self) -> Worker:
         return Worker(self.context, self.initializer, self.initargs)
@@ -183,11 +192,15 @@ class Pool:
         busy = 0
         while pending or busy:
             for worker in self.workers:
-                if worker.task is None and pending:
+                if worker.started and worker.task is None and pending:
                     worker.give(*pending.pop(0))
                     busy += 1
-            ready = wait([w for w in self.workers if w.task is not None], timeout=worker_memory.POLL)
+            ready = wait([w for w in self.workers if w.task is not None or not w.started],
+                         timeout=worker_memory.POLL)
             for i, worker in enumerate(self.workers):
+                if not worker.started:
+                    self._starting(i, worker in ready)
+                    continue
                 if worker.task is None:
                     continue
                 if worker in ready:
@@ -214,6 +227,27 @@ class Pool:
                     pending.insert(0, (task, 1))
                 else:
                     yield Lost(task, fault)
+
+    def _starting(self, i: int, spoke: bool) -> None:
+        """A worker not ready yet: ready if it said so; replaced if it died first. Workers that
+        keep dying before they are ready (an initializer that fails: a broken environment, no
+        student's doing) stop the run with the reason, instead of a class of lost submissions."""
+        worker = self.workers[i]
+        try:
+            if spoke:
+                worker.hello()
+                return
+            if worker.process.is_alive():
+                return
+            raise OSError("the worker ended before it was ready")
+        except (OSError, ValueError):
+            self.failed_starts += 1
+            worker.kill()
+            if self.failed_starts > 2 * len(self.workers):
+                raise RuntimeError(f"the grading workers end before they are ready ({self.failed_starts} "
+                                   f"times; exit code {worker.process.exitcode}): their set-up "
+                                   f"{self.initializer} fails") from None
+            self.workers[i] = self._new()
 
     def close(self) -> None:
         for worker in self.workers:
