@@ -13,7 +13,18 @@ Measured in one run on identical copies of the same course:
             same PostgreSQL server, so that the two differ only in where they grade. Needs a
             PostgreSQL server (AUTOGRADER_TEST_POSTGRES or --postgres, see .ci/postgres); without
             one these two are left out. Target: cluster ≤ 1.10 × -j2 pg. From the cluster's time it
-            prints the cost of one submission in seconds of one worker core, and the sizing rule.
+            prints the cost of one submission in seconds of one worker core, and the sizing rule,
+            and the peak memory of each (its grading processes with everything they start, PSS,
+            and one grading process alone, what c.GradingWorker.memory_mb limits).
+            Last run (40 students, 3 rounds, 2 shared cores, load average 5-7, another copy of this
+            benchmark running beside it): cluster CPU 0.97 × -j2 pg (median of the rounds' ratios
+            0.99, 0.77, 0.97; medians 86.5 s and 107.4 s), wall 1.00 ×; 2.16 s of CPU a
+            submission; peak 1 158 MB for the cluster's two workers with their machine's one judge
+            and fork server and their kernels, 1 017 MB for -j2; one grading process 354 MB (Dask)
+            and 249 MB (--jobs). The same benchmark on the code before one judge and fork server per
+            machine: 1.06 × (1.06, 0.89, 1.13; 101.6 s), 2.54 s a submission, 1 645 MB. CPU time
+            counts what a command leaves behind (``reap_orphans``): without a local run's
+            workers, the cluster had seemed to cost 1.63-1.77 × -j2 pg.
 It also prints what the protection itself costs: the judge's CPU time per submission (its own
 process), and the start-up of a sandboxed kernel against an unsandboxed one from the same
 fork server (median of alternated starts).
@@ -80,11 +91,46 @@ def stock(root: Path) -> Path:
 
 
 def timed(cmd, root, env, output: list | None = None) -> float:
+    before = _children()
     start = time.perf_counter()
     done = subprocess.run(cmd, cwd=root, env=env, check=True, capture_output=True, text=True)
     if output is not None:
         output.append(done.stdout)
-    return time.perf_counter() - start
+    seconds = time.perf_counter() - start
+    reap_orphans(before)
+    return seconds
+
+
+def adopt_orphans() -> None:
+    """Make this process the subreaper of everything it starts (PR_SET_CHILD_SUBREAPER): a
+    process that a grading command leaves behind when it exits comes to this process instead of
+    to init, so that its CPU time can be counted (``reap_orphans``)."""
+    import ctypes
+
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(36, 1, 0, 0, 0) != 0:  # PR_SET_CHILD_SUBREAPER
+        raise OSError(ctypes.get_errno(), "prctl(PR_SET_CHILD_SUBREAPER)")
+
+
+def _children() -> set:
+    import psutil
+
+    return {child.pid for child in psutil.Process().children()}
+
+
+def reap_orphans(before: set) -> None:
+    """Wait for the processes a command left behind (``adopt_orphans``), so that their CPU time
+    and their own children's is in this process's RUSAGE_CHILDREN as the command's is: a local
+    run's pool workers are forked by multiprocessing's fork server, which the command does not
+    wait for (it ends when the command has ended). Before this, the CPU time of ``--jobs 2``
+    left out its workers' (~30 s of a lesson-3 class of 40), and the cluster, whose worker
+    processes count all they started, seemed to cost 1.63× as much."""
+    import psutil
+
+    left = [psutil.Process(pid) for pid in _children() - before]
+    _, alive = psutil.wait_procs(left, timeout=60)
+    if alive:
+        print(f"(not counted: {len(alive)} processes a command left running)", file=sys.stderr)
 
 
 def judge_cpu(stdout: str) -> float:
@@ -120,6 +166,7 @@ def grade_command(jobs: int) -> list:
 
 def concurrently(commands, roots, env) -> list:
     """Seconds each command took, all started together."""
+    before = _children()
     start = time.perf_counter()
     procs = [subprocess.Popen(cmd, cwd=root, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE,
                               text=True) for cmd, root in zip(commands, roots)]
@@ -129,6 +176,7 @@ def concurrently(commands, roots, env) -> list:
         seconds.append(time.perf_counter() - start)
         if proc.returncode:
             raise RuntimeError(err)
+    reap_orphans(before)
     return seconds
 
 
@@ -191,10 +239,15 @@ def cluster_rounds(args, subs, tmp: Path, env: dict, reference: dict | None) -> 
                 got = pg_scores(course_env["NBGRADER_DB_URL"])
                 reference = reference or got
                 same = same and got == reference
-        # one more cluster run, not timed: the memory each worker process uses, with what it starts
-        course_env = dict(env, NBGRADER_DB_URL=postgres.database())
-        root = make_course(tmp / "memory", course_env, subs)
-        memory = worker_memory(local, lambda: timed(cluster_cmd, root, course_env))
+        # one more run of each, not timed: the memory they use
+        workers = list(watcher.run(os.getpid).values())
+        memory = {}
+        for kind, command, roots, own in (
+                ("cluster", cluster_cmd, lambda: workers, lambda process: process.pid in workers),
+                ("-j2 pg", grade_command(2), _grading_command, _pool_worker)):
+            course_env = dict(env, NBGRADER_DB_URL=postgres.database())
+            root = make_course(tmp / f"memory-{kind.replace(' ', '')}", course_env, subs)
+            memory[kind] = peak_memory(lambda: timed(command, root, course_env), roots, own)
     finally:
         watcher.close()
         local.close()
@@ -204,7 +257,8 @@ def cluster_rounds(args, subs, tmp: Path, env: dict, reference: dict | None) -> 
 
 def cpu_seconds(client) -> float:
     """CPU seconds used so far by everything a grading run starts: this process's finished
-    children (a command and all it waited for: workers, judge, fork server, kernels), this
+    children (a command and all it waited for: judge, fork server, kernels; and what it left
+    behind, ``reap_orphans``: a local run's workers), this
     process itself (where the LocalCluster's scheduler and nannies run) and the cluster's
     worker processes with their finished children. A busy machine stretches wall time; CPU
     time is what a run costs."""
@@ -216,32 +270,35 @@ def cpu_seconds(client) -> float:
     return here.ru_utime + here.ru_stime + children.ru_utime + children.ru_stime + sum(workers.values())
 
 
-def worker_memory(local, run) -> float:
-    """Peak memory of one worker process with its judge, fork server and kernels (PSS: shared
-    pages counted once across them), in MB, sampled every 0.5 s while ``run()`` grades."""
+def peak_memory(run, roots, own) -> tuple:
+    """Sampled every 0.5 s while ``run()`` grades: the peak memory of everything beneath the
+    processes ``roots()`` gives (the grading processes with their judge, fork server and
+    kernels; PSS: shared pages counted once across them), and the peak resident memory of one
+    grading process itself (a process for which ``own(process)`` holds: what
+    ``c.GradingWorker.memory_mb`` limits), in MB."""
     import threading
 
     import psutil
-    from distributed import Client
 
-    with Client(local) as client:
-        pids = list(client.run(os.getpid).values())
-    peak, done = [0.0], threading.Event()
+    peak, done = [0.0, 0.0], threading.Event()
 
     def sample():
         while not done.wait(0.5):
-            for pid in pids:
-                total = 0
+            total = 0
+            for pid in roots():
                 try:
-                    root = psutil.Process(pid)
-                    for process in [root, *root.children(recursive=True)]:
-                        try:
-                            total += process.memory_full_info().pss
-                        except psutil.Error:
-                            pass
+                    top = psutil.Process(pid)
+                    family = [top, *top.children(recursive=True)]
                 except psutil.Error:
                     continue
-                peak[0] = max(peak[0], total / 2 ** 20)
+                for process in family:
+                    try:
+                        total += process.memory_full_info().pss
+                        if own(process):
+                            peak[1] = max(peak[1], process.memory_info().rss / 2 ** 20)
+                    except psutil.Error:
+                        pass
+            peak[0] = max(peak[0], total / 2 ** 20)
 
     watcher = threading.Thread(target=sample, daemon=True)
     watcher.start()
@@ -250,7 +307,27 @@ def worker_memory(local, run) -> float:
     finally:
         done.set()
         watcher.join()
-    return peak[0]
+    return tuple(peak)
+
+
+def _grading_command() -> list:
+    """The ``autograder grade`` this process runs, if it runs one (not the cluster's nannies)."""
+    import psutil
+
+    found = []
+    for child in psutil.Process().children():
+        try:
+            if "grade" in child.cmdline():
+                found.append(child.pid)
+        except psutil.Error:  # (one that has just ended)
+            continue
+    return found
+
+
+def _pool_worker(process) -> bool:
+    """A ``--jobs`` worker: forked from multiprocessing's fork server (whose command line it keeps)."""
+    parent = process.parent()
+    return parent is not None and "multiprocessing.forkserver" in " ".join(parent.cmdline())
 
 
 def report_cluster(measured: dict, n: int) -> None:
@@ -264,8 +341,9 @@ def report_cluster(measured: dict, n: int) -> None:
         print(f"cluster vs -j2 pg, {unit} time: {statistics.median(ratios):.2f} × (median of the rounds' "
               f"ratios {', '.join(f'{r:.2f}' for r in ratios)}); target ≤ 1.10")
     print(f"identical per-cell scores in the cluster and -j2 pg runs: {measured['same']}")
-    print(f"peak memory of one worker process with its judge, fork server and kernel: "
-          f"{measured['memory']:.0f} MB (PSS)")
+    for kind, (family, own) in measured["memory"].items():
+        print(f"{kind:9} peak memory of its grading processes with their judge, fork server and kernels: "
+              f"{family:.0f} MB (PSS); of one grading process itself: {own:.0f} MB resident")
     per = statistics.median(measured["cpu"]["cluster"]) / n
     print(f"cost of one submission on the cluster: {per:.2f} s of CPU (everything the run started, worker "
           f"start-up included); N submissions in T minutes need about N × {per:.2f} / (60 × T) worker cores, "
@@ -283,6 +361,7 @@ def main() -> None:
     parser.add_argument("--only-cluster", action="store_true",
                         help="measure only -j2 pg and the cluster (a shorter run on a busy machine)")
     args = parser.parse_args()
+    adopt_orphans()
     subs = submissions(args.students)
     print(f"load average before: {' '.join(f'{x:.1f}' for x in os.getloadavg())}", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
