@@ -19,7 +19,8 @@ pytestmark = [pytest.mark.slow, pytest.mark.browser,
               pytest.mark.filterwarnings("ignore::sqlalchemy.exc.SAWarning")]  # nbgrader's, making lesson 1 by hand
 
 ARTIFACTS = ROOT / "test-artifacts"
-HOSTILE = "<img src=x onerror=alert(1)>"
+HOSTILE = "<img src=x onerror=alert(1)>"  # a submission folder named so: refused, never an id
+MARKUP = "mallory"  # a plain id whose loop carries markup in a comment the report quotes
 
 
 def loop(name: str, comment: str = "") -> str:
@@ -42,8 +43,9 @@ def graded_class(tmp_path_factory):
         "erin": fill(release, dict(right, quick_check_answers=wrong_quiz)),
         "frank": fill(release, dict(right, train_loop=loop("step_before_backward"))),
         "grace": "{ this is not a notebook",
-        HOSTILE: fill(release, dict(right, train_loop=loop("cleared_once_before_loop",
-                                                             "# </q></td><script>alert(2)</script>"))),
+        HOSTILE: fill(release, right),
+        MARKUP: fill(release, dict(right, train_loop=loop("cleared_once_before_loop",
+                                                            "# </q></td><script>alert(2)</script>"))),
     }
     root = make_course(tmp_path_factory.mktemp("course"), env, submissions)
     output = autograder(["grade", NAME, "--jobs", "2", "--timeout", "30"], root, env)
@@ -103,7 +105,8 @@ def test_the_report_in_chromium(browser, graded_class):  # noqa: F811
     loop_block = page.locator("section.exercise-block").filter(has=page.locator("code", has_text="train_loop_tests"))
     row = loop_block.locator("tr").filter(has_text="cleared the gradients only once")
     assert row.locator("td.num").inner_text() == "2"
-    assert sorted(row.locator("a").all_inner_texts()) == sorted(["bob", HOSTILE])
+    assert sorted(row.locator("a").all_inner_texts()) == sorted(["bob", MARKUP])
+    assert "not graded: a submission folder's name becomes the student's id" in output  # the markup-named one
     # grace could not be graded, and why
     assert "the file is not a notebook (not JSON)" in page.locator("table").filter(has_text="grace").first.inner_text()
     # the hostile student is text, nothing ran, nothing was fetched

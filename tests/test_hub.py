@@ -57,6 +57,7 @@ from hub_course import NAME, SECRET
 from test_browser_instructor import nbgrader_menu
 from test_class_grading import FULL_MARKS  # lesson 3's points in all (hub_course.NAME)
 
+from autograder import titles
 from autograder.judges import variants
 from autograder.exercises.accumulation_predictions.judge import v_truth
 
@@ -471,7 +472,8 @@ def test_each_student_reads_their_own_feedback_in_their_language(cycle, users):
     # nbgrader's own words on the page too (the course's feedback template, autograder/locale/zh.toml)
     assert f"迟交扣分（得分：-{WITHOUT_LOOP:.1f}）" in wang and f"{NAME}（得分：0.0/{FULL_MARKS:.1f}）" in wang
     assert "测试单元格（得分：0.0/4.0）" in wang and "学生的答案" in wang and "（返回顶部）" in wang
-    assert re.search(r"评分单元格：\s*train_loop_tests", wang) and re.search(r"输入\s\[\d+\]:", wang)
+    exercise_b = titles.text(titles.test_cell("train_loop_tests"), "zh")  # as its heading says: 练习 (b)
+    assert re.search(r"评分单元格：\s*" + re.escape(exercise_b), wang) and re.search(r"输入\s\[\d+\]:", wang)
     english = ["Score", "Test cell", "Student's answer", "(Top)", "Grade cell", "Late submission"]
     assert [word for word in english if word in wang] == [] and not re.search(r"\bIn\s\[", wang)
     assert words("loop.cleared_once", "en") not in wang
