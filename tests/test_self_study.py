@@ -10,6 +10,8 @@ import textwrap
 import pytest
 import torch
 
+import catalogue
+
 from autograder.instructor.exchange.variants import write
 from autograder.judges import variants
 from autograder.exercises.graph_predictions.judge import true_properties
@@ -77,27 +79,8 @@ def _loop(source: str):
     return namespace["train"]
 
 
-RIGHT_LOOP = _loop("""
-    def train(model, optimizer, loss_fn, batches):
-        losses = []
-        for x, y in batches:
-            optimizer.zero_grad()
-            loss = loss_fn(model(x), y)
-            loss.backward()
-            optimizer.step()
-            losses.append(loss.item())
-        return losses
-""")
-NEVER_CLEARED = _loop("""
-    def train(model, optimizer, loss_fn, batches):
-        losses = []
-        for x, y in batches:
-            loss = loss_fn(model(x), y)
-            loss.backward()
-            optimizer.step()
-            losses.append(loss.item())
-        return losses
-""")
+RIGHT_LOOP = _loop(next(e.source for e in catalogue.TRAIN_LOOP if e.name == "canonical"))
+NEVER_CLEARED = _loop(next(e.source for e in catalogue.TRAIN_LOOP if e.name == "never_cleared"))
 
 
 class Interrupted(BaseException):
