@@ -105,8 +105,14 @@ def scanned(html: str) -> list:
     return parser.texts
 
 
+@lru_cache(maxsize=4)
+def _scanned_baseline(baseline: str) -> frozenset:
+    """The texts MathJax scans in a baseline page, found once (as ``_known``)."""
+    return frozenset(scanned(baseline))
+
+
 def typeset(html: str, baseline: str) -> list:
     """The texts of ``html`` with a TeX delimiter that MathJax would typeset and ``baseline``
     (the same page of an honest notebook: the instructor's own math) has not."""
-    known = set(scanned(baseline))
+    known = _scanned_baseline(baseline)
     return [text[:80] for text in scanned(html) if text not in known]
