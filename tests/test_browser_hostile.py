@@ -109,6 +109,15 @@ def course(tmp_path_factory):
     return root, home, file_under_markup_id(root, env)
 
 
+@pytest.fixture(scope="module")
+def formgrader(course):
+    """The instructor's JupyterLab (``make instructor``) over the course, once for both tests
+    that open formgrader's pages: its URL."""
+    root, home, _ = course
+    with start_view("instructor", root, home) as url:
+        yield url
+
+
 def title() -> str:
     """The first line of lesson 3's title cell, as the instructor wrote it."""
     source = read(ROOT / "source" / NAME / f"{NAME}.ipynb")
@@ -128,30 +137,28 @@ class Watch:
         return [url for url in self.requests if HOST in url or url.rstrip("/").endswith("/x")] + self.dialogs
 
 
-def test_formgrader_shows_mallorys_submission_inert(browser, course):
-    root, home, _ = course
-    with start_view("instructor", root, home) as url:
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        watch = Watch(page)
-        page.goto(url + lab.INSTRUCTOR_URL)
-        frame = page.frame_locator("#formgrader-iframe iframe")
-        frame.get_by_role("link", name="Manual Grading").click(timeout=60_000)
-        frame.get_by_role("link", name=NAME, exact=True).click()
-        frame.get_by_role("link", name=NAME, exact=True).click()
-        frame.get_by_role("link", name="Submission #2").wait_for(timeout=30_000)  # the list is there
-        frame.locator("#toggle_names").click()
-        frame.get_by_role("link", name="mallory", exact=True).click()
-        frame.locator("#fit_line-comment").wait_for(timeout=60_000)
-        frame.get_by_text("mallory's own words").first.wait_for(timeout=30_000)
-        page.wait_for_load_state("networkidle")
-        ARTIFACTS.mkdir(exist_ok=True)
-        page.screenshot(path=str(ARTIFACTS / "formgrader-hostile.png"), full_page=True)
-        plot = frame.locator("img[src^='data:image/png']")
-        assert plot.count() >= 1 and plot.first.is_visible()  # her plot shows
-        assert frame.get_by_text("<script>fetch(").count() >= 1  # her markup shows as text
-        assert frame.get_by_role("heading", name=title()).count() == 1  # the title she rewrote is the instructor's
-        assert watch.from_mallory() == [], watch.from_mallory()
-        page.close()
+def test_formgrader_shows_mallorys_submission_inert(browser, formgrader):
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    watch = Watch(page)
+    page.goto(formgrader + lab.INSTRUCTOR_URL)
+    frame = page.frame_locator("#formgrader-iframe iframe")
+    frame.get_by_role("link", name="Manual Grading").click(timeout=60_000)
+    frame.get_by_role("link", name=NAME, exact=True).click()
+    frame.get_by_role("link", name=NAME, exact=True).click()
+    frame.get_by_role("link", name="Submission #2").wait_for(timeout=30_000)  # the list is there
+    frame.locator("#toggle_names").click()
+    frame.get_by_role("link", name="mallory", exact=True).click()
+    frame.locator("#fit_line-comment").wait_for(timeout=60_000)
+    frame.get_by_text("mallory's own words").first.wait_for(timeout=30_000)
+    page.wait_for_load_state("networkidle")
+    ARTIFACTS.mkdir(exist_ok=True)
+    page.screenshot(path=str(ARTIFACTS / "formgrader-hostile.png"), full_page=True)
+    plot = frame.locator("img[src^='data:image/png']")
+    assert plot.count() >= 1 and plot.first.is_visible()  # her plot shows
+    assert frame.get_by_text("<script>fetch(").count() >= 1  # her markup shows as text
+    assert frame.get_by_role("heading", name=title()).count() == 1  # the title she rewrote is the instructor's
+    assert watch.from_mallory() == [], watch.from_mallory()
+    page.close()
 
 
 def test_feedback_page_is_inert(browser, course):
@@ -224,10 +231,10 @@ def assert_nothing_of_hers_is_live(page, watch) -> None:
     assert "zz-forged" in text  # (what her kernel printed in her own cells shows there, as text)
 
 
-def test_pages_of_a_submission_with_tex_a_markup_id_and_forged_questions(browser, course):
+def test_pages_of_a_submission_with_tex_a_markup_id_and_forged_questions(browser, course, formgrader):
     """The submission filed under ``MARKUP``: its feedback page (as the student opens it) and its
     formgrader page (as the instructor does), MathJax served, after MathJax has typeset them."""
-    root, home, submission = course
+    root, _, submission = course
     page = browser.new_page(viewport={"width": 1400, "height": 1000})
     watch = Watch(page)
     serve_mathjax(page)
@@ -237,15 +244,14 @@ def test_pages_of_a_submission_with_tex_a_markup_id_and_forged_questions(browser
     page.screenshot(path=str(ARTIFACTS / "feedback-tex.png"), full_page=True)
     assert_nothing_of_hers_is_live(page, watch)
     page.close()
-    with start_view("instructor", root, home) as url:
-        page = browser.new_page(viewport={"width": 1400, "height": 1000})
-        watch = Watch(page)
-        serve_mathjax(page)
-        page.goto(f"{url}/formgrader/submissions/{submission}/")
-        page.locator("#fit_line-comment").wait_for(timeout=60_000)
-        typeset_done(page)
-        page.screenshot(path=str(ARTIFACTS / "formgrader-tex.png"), full_page=True)
-        assert_nothing_of_hers_is_live(page, watch)
-        page.locator(".name-shown").first.wait_for(state="attached")
-        assert MARKUP in page.locator(".name-shown").first.text_content()  # her id, as text
-        page.close()
+    page = browser.new_page(viewport={"width": 1400, "height": 1000})
+    watch = Watch(page)
+    serve_mathjax(page)
+    page.goto(f"{formgrader}/formgrader/submissions/{submission}/")
+    page.locator("#fit_line-comment").wait_for(timeout=60_000)
+    typeset_done(page)
+    page.screenshot(path=str(ARTIFACTS / "formgrader-tex.png"), full_page=True)
+    assert_nothing_of_hers_is_live(page, watch)
+    page.locator(".name-shown").first.wait_for(state="attached")
+    assert MARKUP in page.locator(".name-shown").first.text_content()  # her id, as text
+    page.close()
