@@ -18,7 +18,8 @@ part                        may import (besides itself and ``autograder.messages
 
 An exercise's folder (``autograder/exercises/<name>/``) holds files of several sides, each
 file on one, by its name (``FILE_SIDES``): ``spec.py`` is the wire's (it crosses the boundary
-as data), ``judge.py`` the judges', ``observe.py`` the kernel's, and ``catalogue.py`` (code a
+as data), ``scenario.py`` (where there is one: the torch objects a scenario's data builds, for the
+kernel and the judge alike) the wire's too, ``judge.py`` the judges', ``observe.py`` the kernel's, and ``catalogue.py`` (code a
 student could write, for the tests) imports nothing of the project. The registry,
 ``autograder/exercises/__init__.py``, is the wire's: it imports the specs and nothing else, so
 a kernel that reads it never imports a judge. Any other Python file in an exercise's folder
@@ -36,6 +37,8 @@ the judge); below them all, its modules (``preflight``, ``failures``, ``time_bud
 from __future__ import annotations
 
 import ast
+import subprocess
+import sys
 
 from helpers import ROOT
 
@@ -52,8 +55,8 @@ ALLOWED = {
 }
 EXERCISES = "autograder.exercises"
 # the file of an exercise's folder → the side it is on
-FILE_SIDES = {"spec": "autograder.wire", "judge": "autograder.judges", "observe": "autograder.kernel",
-              "catalogue": CATALOGUE}
+FILE_SIDES = {"spec": "autograder.wire", "scenario": "autograder.wire", "judge": "autograder.judges",
+              "observe": "autograder.kernel", "catalogue": CATALOGUE}
 SHARED = {"autograder", "autograder.messages"}
 # (importing module, function it is in, imported part): the imports the rules above name
 EXCEPTIONS = {("autograder.kernel.connection", "judge", "autograder.judges")}
@@ -146,7 +149,7 @@ def test_the_rules_can_fail():
     exercise's observer that imported its judge, or a spec that imported its observer, would be
     refused too."""
     graph = import_graph()
-    assert ("autograder.exercises.fit_line.spec", "") in graph["autograder.exercises.fit_line.observe"]
+    assert ("autograder.exercises.fit_line.scenario", "") in graph["autograder.exercises.fit_line.observe"]
     assert _part("autograder.exercises.fit_line.judge") not in ALLOWED[_part("autograder.exercises.fit_line.observe")]
     assert _part("autograder.exercises.fit_line.observe") not in ALLOWED[_part("autograder.exercises.fit_line.spec")]
     assert ("autograder.judges.local", "judge") in graph["autograder.kernel.connection"]
@@ -276,3 +279,13 @@ def test_a_planted_package_cycle_fails_with_the_packages_and_the_imports(tmp_pat
     assert "autograder.kernel.checks.ask imports lessons.quiz" in cycles[0]
     assert "autograder.instructor.kernels.services imports autograder.instructor.judging.client" in cycles[1]
     assert "autograder.instructor.judging.server imports autograder.instructor.server_process" in cycles[1]
+
+
+def test_the_grader_imports_no_torch_where_no_student_code_runs():
+    """The registry reads every exercise's ``spec.py``; torch stays in ``scenario.py``, which only
+    the kernel and the judge import, so the ``autograder`` command and its grading workers (which
+    run nbgrader, never a student's code) do not load it (~1.9 s of CPU a process)."""
+    code = ("import sys, autograder.exercises, autograder.instructor.cli, autograder.instructor.grading.worker,"
+            " autograder.instructor.grading.nbgrader_loaded; print(sorted(m for m in ('torch', 'numpy') if m in sys.modules))")
+    found = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, check=True)
+    assert found.stdout.strip() == "[]", found.stdout + found.stderr

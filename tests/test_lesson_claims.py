@@ -609,7 +609,7 @@ def test_parameters_frozen_mid_training_stay_put_only_while_their_grad_is_none(o
 @pytest.mark.parametrize("dead", [0, 1, 2])
 def test_a_dead_relu_layer_zeroes_everything_before_it_and_the_next_weight_not_the_next_bias(dead):
     from autograder.exercises.dead_parameters import judge
-    from autograder.exercises.dead_parameters.spec import after_backward
+    from autograder.exercises.dead_parameters.scenario import after_backward
 
     data = judge.scenario(dict(seed=0, dead=dead), 0)
     net = after_backward(data)

@@ -7,8 +7,11 @@ file on its side of the trust boundary (``tests/test_architecture.py`` holds the
 file               side            what it is
 =================  ==============  ===========================================================
 ``spec.py``        the wire        its ``EXERCISE`` (``wire.spec.Exercise``) and what its
-                                   scenarios mean (the objects a scenario's data describes);
-                                   data only: it crosses between kernel and judge
+                                   scenarios mean; data only: it crosses between kernel and
+                                   judge, and imports no torch (the registry imports it
+                                   everywhere, the grader's own processes included)
+``scenario.py``    the wire        if the scenario's data builds torch objects (a net, tensors):
+                                   the builders the kernel and the judge both use
 ``judge.py``       the judge       ``CASES``, ``scenario(case, seed)`` and ``verify(data,
                                    observation)`` (a function), or ``verify_value`` (an answer)
 ``observe.py``     the kernel      ``observe(student, data, name)``: runs the student's function

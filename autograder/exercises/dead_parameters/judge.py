@@ -25,7 +25,7 @@ from __future__ import annotations
 import torch
 
 from ...wire.codec import decode
-from .spec import after_backward, make_net
+from .scenario import after_backward, make_net
 from ...wire.tensors import load_
 from ...wire.verdict import PASS, Verdict
 from ...judges.seeds import generator

@@ -7,7 +7,7 @@ import torch
 
 from ...kernel import running
 from ...wire.codec import encode
-from .spec import after_backward
+from .scenario import after_backward
 
 
 def _state(net) -> dict:

@@ -15,7 +15,7 @@ import torch
 
 from ...wire.codec import decode
 from ...wire.scenarios.models import state_as_data
-from .spec import build, make_classifier
+from .scenario import build, make_classifier
 from ...wire.verdict import PASS, Verdict
 from ...judges.seeds import generator
 

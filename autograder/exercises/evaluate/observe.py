@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from ...kernel.inference import call, counting_saved
 from ...wire.codec import encode
-from .spec import build
+from .scenario import build
 
 
 def observe(student, data: dict, name: str) -> dict:

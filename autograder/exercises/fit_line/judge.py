@@ -20,7 +20,7 @@ from __future__ import annotations
 import torch
 
 from ...wire import codec as values
-from .spec import tensors
+from .scenario import tensors
 from ...wire.verdict import PASS, Verdict
 from ...judges.seeds import generator
 

@@ -10,7 +10,7 @@ from torch.optim.optimizer import register_optimizer_step_pre_hook
 from ...kernel import running
 from ...wire.codec import encode
 from ...wire.verdict import Verdict
-from .spec import tensors
+from .scenario import tensors
 
 
 def _rebound(exc: BaseException, student, given: dict) -> str | None:

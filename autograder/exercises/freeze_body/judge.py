@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import torch
 
-from .spec import LR, build, loss_of, make_net
+from .scenario import LR, build, loss_of, make_net
 from ...wire.tensors import close, from_data
 from ...wire.verdict import PASS, Verdict
 from ...judges.seeds import generator

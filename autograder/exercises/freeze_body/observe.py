@@ -4,7 +4,7 @@ from __future__ import annotations
 import torch
 
 from ...kernel import running
-from .spec import LR, build, loss_of
+from .scenario import LR, build, loss_of
 
 
 def observe(student, data: dict, name: str) -> dict:

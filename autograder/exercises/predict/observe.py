@@ -7,7 +7,7 @@ import torch
 
 from ...kernel.inference import call, counting_saved
 from ...wire.codec import encode
-from .spec import build
+from .scenario import build
 
 
 def observe(student, data: dict, name: str) -> dict:
