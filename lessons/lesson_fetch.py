@@ -17,11 +17,9 @@ from __future__ import annotations
 import asyncio
 import re
 import sys
-import tomllib
 from pathlib import Path
 
 LESSON_PATH = re.compile(r"([A-Za-z0-9][A-Za-z0-9_-]{0,63})/\1\.ipynb")
-PROSE = Path(__file__).resolve().parent / "locale"
 
 
 def lesson_of(path: str) -> str | None:
@@ -41,11 +39,11 @@ async def fetch(root: Path, assignment: str) -> bool:
 
 def prose(lang: str, assignment: str) -> dict:
     """cell id → the markdown cell's text in ``lang`` ({} where the course has none)."""
-    path = PROSE / lang / f"{assignment}.toml"
-    if lang == "en" or not path.is_file():
+    from . import prose as texts
+
+    if lang == "en" or not texts.lesson_file(lang, assignment).is_file():
         return {}
-    with path.open("rb") as f:
-        return tomllib.load(f).get("cells", {})
+    return texts.cells(lang, assignment)
 
 
 def put_in_language(notebook: Path, assignment: str, lang: str) -> int:

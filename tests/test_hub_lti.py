@@ -22,7 +22,6 @@ from __future__ import annotations
 import pwd
 import sqlite3
 import time
-import tomllib
 import urllib.parse
 
 import nbformat
@@ -34,13 +33,14 @@ from hub_helpers import ARTIFACTS, COURSE_ID, EXCHANGE, as_user
 from lti_platform import Platform, hmac_signed, initiate, new_key, post_token, unsigned
 
 from autograder import messages
+from autograder.instructor import course
 from autograder.instructor.hub import roster
 from lessons import text as lessons_text
 
 pytestmark = [pytest.mark.slow, pytest.mark.browser]
 
 LOGIN_COOKIES = {"jupyterhub-hub-login", "jupyterhub-session-id"}
-PROSE = tomllib.loads((ROOT / "lessons" / "locale" / "es" / f"{NAME}.toml").read_text())["cells"]
+PROSE = course.read_prose("es", NAME)  # the lesson's file and its exercises' task cells
 
 
 @pytest.fixture(scope="module")

@@ -80,6 +80,40 @@ def test_every_markdown_cell_is_translated(lang, assignment):
     assert sorted(prose) == sorted(course.markdown_cells(nb))
 
 
+@pytest.mark.parametrize("lang", PRESENT)
+def test_an_exercises_task_cells_are_in_its_own_folder(lang):
+    """The cells that state an exercise's task (its spec's ``task``) are markdown cells of its
+    lesson, translated in the ``[task]`` table of its folder's locale file and in no lesson file;
+    the translator's template of the lesson names them instead of holding them."""
+    import tomllib
+
+    from autograder.exercises import EXERCISES
+    from lessons import prose
+
+    assert all(e.task for e in EXERCISES)  # every exercise states its task in cells of its own
+    for exercise in EXERCISES:
+        assignment = course.ASSIGNMENTS[exercise.lesson - 1]
+        markdown = course.markdown_cells(nbformat.read(str(course.source_notebook(assignment)), as_version=4))
+        assert set(exercise.task) <= set(markdown), exercise.name
+        with (ROOT / "autograder/exercises" / exercise.name / "locale" / f"{lang}.toml").open("rb") as f:
+            assert sorted(tomllib.load(f).get("task", {})) == sorted(exercise.task), exercise.name
+        with prose.lesson_file(lang, assignment).open("rb") as f:
+            assert not set(exercise.task) & set(tomllib.load(f)["cells"]), exercise.name
+        template = course.template(lang, assignment)
+        assert f"autograder/exercises/{exercise.name}/locale/{lang}.toml" in template
+        assert f"\n{exercise.task[0]} = " not in template
+
+
+def test_a_cell_in_both_places_is_refused(tmp_path, monkeypatch):
+    from lessons import prose
+
+    (tmp_path / "sv").mkdir()
+    (tmp_path / "sv" / "03_zeroing_grad.toml").write_text('[cells]\nex-c = "Dubbel"\n')
+    monkeypatch.setattr(prose, "LOCALE", tmp_path)
+    with pytest.raises(ValueError, match=r"sv/03_zeroing_grad: cells both in the lesson's file and an exercise's"):
+        prose.cells("sv", "03_zeroing_grad")
+
+
 def _texts(lang: str):
     for package in CATALOGUES:
         english = _load(package, "en")

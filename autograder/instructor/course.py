@@ -21,14 +21,15 @@ from __future__ import annotations
 import copy
 import functools
 import shutil
-import tomllib
 from pathlib import Path
 
 import nbformat
 
 import lessons
+from lessons import prose
 
 from .. import messages
+from ..exercises import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository: its root is the course directory
 PROSE = Path(lessons.__file__).parent / "locale"
@@ -54,9 +55,9 @@ def markdown_cells(nb) -> dict:
 
 
 def read_prose(lang: str, assignment: str) -> dict:
-    path = prose_file(lang, assignment)
-    with path.open("rb") as f:
-        return tomllib.load(f).get("cells", {})
+    """cell id → text of every translated markdown cell: the lesson's file and its exercises'
+    task cells (``lessons.prose``)."""
+    return prose.cells(lang, assignment)
 
 
 @functools.cache
@@ -112,15 +113,28 @@ def _literal(text: str) -> str:
     return "'''\n" + text.strip("\n") + "\n'''"
 
 
+def task_cells(assignment: str) -> dict:
+    """cell id → the exercise whose task that markdown cell states (its ``task``), in ``assignment``."""
+    lesson = int(assignment[:2]) if assignment[:2].isdigit() else None
+    return {cell_id: e.name for e in EXERCISES if e.lesson == lesson for cell_id in e.task}
+
+
 def template(lang: str, assignment: str, root: Path = ROOT) -> str:
-    """The prose file of a lesson with the English text in place, for a translator to replace."""
+    """The prose file of a lesson with the English text in place, for a translator to replace.
+    Its exercises' task cells are not in it (each exercise's go in the ``[task]`` table of its
+    folder's ``locale/<lang>.toml``, ``lessons.prose``): a closing comment names them."""
     nb = nbformat.read(str(source_notebook(assignment, root)), as_version=4)
+    owners = task_cells(assignment)
     lines = [f"# {assignment} in {LANGUAGES.get(lang, lang)}: the text of each markdown cell of",
              f"# source/{assignment}/{assignment}.ipynb, by cell id. Code cells are never translated.",
              "", "[cells]"]
     for cell_id, text in markdown_cells(nb).items():
-        lines += [f"{cell_id} = {_literal(text)}", ""]
-    return "\n".join(lines)
+        if cell_id not in owners:
+            lines += [f"{cell_id} = {_literal(text)}", ""]
+    for name in dict.fromkeys(owners.values()):
+        ids = ", ".join(cell_id for cell_id, owner in owners.items() if owner == name)
+        lines.append(f"# cells {ids}: in [task] of autograder/exercises/{name}/locale/{lang}.toml")
+    return "\n".join(lines) + "\n"
 
 
 # nbgrader's stub of a code answer: the comment is in the notebook's language, the line that raises

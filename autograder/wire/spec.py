@@ -23,6 +23,9 @@ class Exercise:
     cells: tuple  # (answer cell, test cell): their nbgrader grade ids (a practice exercise: cell ids)
     messages: str  # its section of the grader's locale files
     summary: str  # what it checks, in one line (the check function's docstring)
+    # the ids of the markdown cells that state its task: English in the source notebook, every
+    # other language in the ``[task]`` table of its folder's locale files (``lessons.prose``)
+    task: tuple = ()
     params: tuple = ()  # the check function's parameters (default: its subject, then ``cases``)
     subject: str = ""  # the parameter that holds the answer (default: the function's name, or ``answers``)
     secret: tuple = ()  # parameters only the judge may see (never sent to a kernel)

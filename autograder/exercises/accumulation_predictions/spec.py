@@ -8,7 +8,8 @@ EXERCISE = Exercise(
     "accumulation_predictions", lesson=3, letter="a", kind="value",
     answer=("grad_before", "grad_after_one", "grad_after_two", "grad_after_clear",
             "v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear"),
-    cells=("accumulation_predictions", "accumulation_predictions_tests"), messages="accumulation_predictions",
+    cells=("accumulation_predictions", "accumulation_predictions_tests"),
+    task=("ex-a", "ex-a-other", "ex-a-answer"), messages="accumulation_predictions",
     variants="l3_accumulation_predictions", params=("answers", "cases", "variant"), secret=("variant",),
     graded_parts=("v_grad_before", "v_grad_after_one", "v_grad_after_two", "v_grad_after_clear"),
     summary="Exercise 3(a): predicted values of .grad (the second four, for your own v, are graded).")

@@ -8,5 +8,6 @@ from ...wire.spec import Exercise
 
 EXERCISE = Exercise(
     "dead_parameters", lesson=3, letter="d", kind="function", answer=("dead_parameters",),
-    cells=("dead_parameters", "dead_parameters_check"), messages="debug", practice=True,
+    cells=("dead_parameters", "dead_parameters_check"),
+    task=("practice-dead", "practice-dead-rules"), messages="debug", practice=True,
     summary="Practice exercise 3(d): reading .grad to find the parameters that received no gradient.")

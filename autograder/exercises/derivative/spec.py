@@ -4,5 +4,6 @@ from ...wire.spec import Exercise
 
 EXERCISE = Exercise(
     "derivative", lesson=2, letter="a", kind="function", answer=("derivative",),
-    cells=("derivative", "derivative_tests"), messages="backward",
+    cells=("derivative", "derivative_tests"),
+    task=("ex-a",), messages="backward",
     summary="Exercise 2(a): a derivative computed by autograd.")

@@ -7,5 +7,6 @@ from ...wire.spec import Exercise
 
 EXERCISE = Exercise(
     "evaluate", lesson=4, letter="c", kind="function", answer=("evaluate",),
-    cells=("evaluate", "evaluate_tests"), messages="inference",
+    cells=("evaluate", "evaluate_tests"),
+    task=("ex-c",), messages="inference",
     summary="Exercise 4(c): accuracy with eval() and no_grad(), mode restored.")

@@ -7,5 +7,6 @@ from ...wire.spec import Exercise
 
 EXERCISE = Exercise(
     "fit_line", lesson=3, letter="c", kind="function", answer=("fit_line",),
-    cells=("fit_line", "fit_line_tests"), messages="manual",
+    cells=("fit_line", "fit_line_tests"),
+    task=("ex-c",), messages="manual",
     summary="Exercise 3(c): manual SGD on raw tensors, clearing .grad by hand.")

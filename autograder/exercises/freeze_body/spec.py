@@ -10,5 +10,6 @@ from ...wire.spec import Exercise
 
 EXERCISE = Exercise(
     "freeze_body", lesson=1, letter="b", kind="function", answer=("freeze_body",),
-    cells=("freeze_body", "freeze_body_tests"), messages="graph",
+    cells=("freeze_body", "freeze_body_tests"),
+    task=("ex-b",), messages="graph",
     summary="Exercise 1(b): only the head receives gradients.")

@@ -4,5 +4,6 @@ from ...wire.spec import Exercise
 
 EXERCISE = Exercise(
     "numerical_grad", lesson=2, letter="b", kind="function", answer=("numerical_grad",),
-    cells=("numerical_grad", "numerical_grad_tests"), messages="backward",
+    cells=("numerical_grad", "numerical_grad_tests"),
+    task=("ex-b",), messages="backward",
     summary="Exercise 2(b): a central-difference gradient.")

@@ -7,5 +7,6 @@ from ...wire.spec import Exercise
 
 EXERCISE = Exercise(
     "predict", lesson=4, letter="a", kind="function", answer=("predict",),
-    cells=("predict", "predict_tests"), messages="inference",
+    cells=("predict", "predict_tests"),
+    task=("ex-a",), messages="inference",
     summary="Exercise 4(a): inference that records no graph.")

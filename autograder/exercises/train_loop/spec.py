@@ -4,5 +4,6 @@ from ...wire.spec import Exercise
 
 EXERCISE = Exercise(
     "train_loop", lesson=3, letter="b", kind="function", answer=("train",),
-    cells=("train_loop", "train_loop_tests"), messages="loop", observer="autograder.kernel.loop.observe",
+    cells=("train_loop", "train_loop_tests"),
+    task=("ex-b",), messages="loop", observer="autograder.kernel.loop.observe",
     summary="Exercise 3(b): one pass of a training loop that clears, steps and reports losses.")

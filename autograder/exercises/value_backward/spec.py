@@ -14,7 +14,8 @@ from ...wire.spec import Exercise
 
 EXERCISE = Exercise(
     "value_backward", lesson=2, letter="d", kind="function", answer=("Value",),
-    cells=("value_backward", "value_backward_tests"), messages="value_backward",
+    cells=("value_backward", "value_backward_tests"),
+    task=("ex-d", "ex-d-one-node"), messages="value_backward",
     summary="Exercise 2(d): backward() of a tiny scalar Value class, for + and *.")
 
 # name → the statements that build the graph (every name not assigned is a leaf)

@@ -4,5 +4,6 @@ from ...wire.spec import Exercise
 
 EXERCISE = Exercise(
     "weighted_grad", lesson=2, letter="c", kind="function", answer=("weighted_grad",),
-    cells=("weighted_grad", "weighted_grad_tests"), messages="backward",
+    cells=("weighted_grad", "weighted_grad_tests"),
+    task=("ex-c",), messages="backward",
     summary="Exercise 2(c): backward() on a non-scalar output with gradient=.")
