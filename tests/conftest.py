@@ -61,7 +61,7 @@ def new_gradebook(tmp_path_factory):
 # pytest no longer reads.) test_attacks plants a classmate's submission in nbgrader's default
 # exchange (/usr/local/share/nbgrader/exchange) while the hub may run its course there: each
 # keeps to its own course's folder and makes the folders above it if they are missing, so they
-# may run side by side (test_attacks, the longest unit, starts first on its own worker).
+# may run side by side.
 SHARED_UNITS = {
     "test_class_grading.py": "hostile_course",
     "test_cluster.py": "hostile_course",
@@ -86,19 +86,35 @@ def pytest_xdist_make_scheduler(config, log):
     return ByUnit(config, log)
 
 
-def _rank(item) -> int:
-    """Browser units first, then the other slow ones, the quick ones last: a worker that is
-    given a long unit near the end keeps the whole run waiting for it."""
-    return 0 if item.get_closest_marker("browser") else 1 if item.get_closest_marker("slow") else 2
+# Seconds each long unit kept one worker busy in a full run of ``make test`` (2 cores, measured
+# 2026-12-04): the units start longest first, so that no worker is handed a long one near the end
+# while the other has nothing left (the longest-processing-time rule; xdist hands a worker its next
+# unit when it has two tests or fewer left of its own). A unit not listed counts by its markers.
+UNIT_SECONDS = {
+    "tests/test_attacks.py": 420, "hostile_course": 300, "course_hub": 170, "tests/test_browser.py": 240,
+    "tests/test_student_walk.py": 130, "tests/test_browser_instructor.py": 97, "tests/test_browser_walk.py": 86,
+    "tests/test_exchange_cycle.py": 81, "tests/test_browser_hostile.py": 79, "tests/test_sandbox.py": 73,
+    "tests/passes/test_judged_execute.py": 61, "tests/test_postgres.py": 44, "tests/test_nbgrader_pipeline.py": 42,
+    "tests/test_self_check.py": 41,
+}
+
+
+def _seconds(item) -> int:
+    """What a unit is expected to cost (``UNIT_SECONDS``), else 30 for a browser test, 10 for a slow one."""
+    unit = unit_of(item.nodeid)
+    if unit in UNIT_SECONDS:
+        return UNIT_SECONDS[unit]
+    return 30 if item.get_closest_marker("browser") else 10 if item.get_closest_marker("slow") else 0
 
 
 def pytest_collection_modifyitems(config, items):
-    """The units in the order their workers should take them (xdist's ``--no-loadscope-reorder``
-    keeps this order; it would otherwise put the units with the most tests first)."""
-    rank = {}
+    """The units in the order their workers should take them, longest first (xdist's
+    ``--no-loadscope-reorder`` keeps this order; it would otherwise put the units with the most
+    tests first)."""
+    cost = {}
     for item in items:
-        rank[unit_of(item.nodeid)] = min(rank.get(unit_of(item.nodeid), 2), _rank(item))
-    items.sort(key=lambda item: rank[unit_of(item.nodeid)])  # stable: a unit keeps its own order
+        cost[unit_of(item.nodeid)] = max(cost.get(unit_of(item.nodeid), 0), _seconds(item))
+    items.sort(key=lambda item: -cost[unit_of(item.nodeid)])  # stable: a unit keeps its own order
 
 
 # -- folders nested past Python's recursion (tests/deep_folders.py) ---------------------------
