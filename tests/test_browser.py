@@ -178,7 +178,8 @@ def save_screenshot(page, name: str) -> None:
     page.evaluate("document.querySelector('.jp-NotebookPanel .jp-WindowedPanel-outer').scrollTop = 0")
     next_frames(page)  # laid out at the new size
     ARTIFACTS.mkdir(exist_ok=True)
-    page.screenshot(path=str(ARTIFACTS / f"{name}.png"))
+    # JPEG: a lesson is ~1400 × 12000 pixels, whose PNG (2.5 MB) took seconds to encode on each run
+    page.screenshot(path=str(ARTIFACTS / f"{name}.jpg"), type="jpeg", quality=80)
     page.set_viewport_size({"width": 1400, "height": 1000})
 
 
