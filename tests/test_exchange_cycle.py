@@ -183,11 +183,36 @@ def test_late_penalty_follows_nbgraders_rule(cycle):
     assert float(rows["bob"][-2]) == 0.0 and float(rows["alice"][-2]) == FULL
 
 
-def test_autograder_gives_what_plain_nbgrader_gives(cycle):
-    plain = cycle.base / "plain"
-    shutil.copytree(cycle.collected, plain)
-    nbgrader(["autograde", NAME], plain, cycle.instructor, check=False)  # dan fails there
-    ours, theirs = graded(cycle.course), graded(plain)
+def without_the_course_policy(cycle, name: str) -> Path:
+    """A copy of the course as collected whose own configuration has no late policy."""
+    root = cycle.base / name
+    shutil.copytree(cycle.collected, root)
+    config = root / "nbgrader_config.py"
+    config.write_text(config.read_text().replace(LATE_POLICY, ""))
+    return root
+
+
+@pytest.fixture(scope="module")
+def own_policy(cycle) -> dict:
+    """The environment of an instructor whose own ~/.jupyter/nbgrader_config.py holds the late
+    policy (and not the course's)."""
+    return exchange_home(cycle.base / "instructor2", cycle.base / "exchange", COURSE, extra=LATE_POLICY)
+
+
+@pytest.fixture(scope="module")
+def plain(cycle, own_policy) -> dict:
+    """The course as collected, graded by plain ``nbgrader autograde`` (``graded``), the late
+    policy in the instructor's own configuration: the reference autograder's grades are compared
+    with, and the proof that nbgrader honours a policy there: one run serves both tests (each ran
+    nbgrader autograde of its own)."""
+    root = without_the_course_policy(cycle, "plain")
+    nbgrader(["autograde", NAME], root, own_policy, check=False)  # dan fails there
+    return graded(root)
+
+
+def test_autograder_gives_what_plain_nbgrader_gives(cycle, plain):
+    """(The same policy, read from the course's configuration here, from the instructor's there.)"""
+    ours, theirs = graded(cycle.course), plain
     for student in ("alice", "bob", "carol"):
         assert ours[student][0] == theirs[student][0], student  # timestamp
         assert ours[student][1] == theirs[student][1], student  # seconds late
@@ -195,19 +220,9 @@ def test_autograder_gives_what_plain_nbgrader_gives(cycle):
         assert ours[student][3] == theirs[student][3], student  # every cell's score
 
 
-def test_late_policy_in_the_instructors_own_configuration(cycle):
+def test_late_policy_in_the_instructors_own_configuration(cycle, own_policy, plain):
     """A policy nbgrader applies from the instructor's ~/.jupyter/nbgrader_config.py."""
-    instructor = exchange_home(cycle.base / "instructor2", cycle.base / "exchange", COURSE, extra=LATE_POLICY)
-    penalties = {}
-    for tool in ("nbgrader", "autograder"):
-        root = cycle.base / f"home-policy-{tool}"
-        shutil.copytree(cycle.collected, root)
-        config = root / "nbgrader_config.py"
-        config.write_text(config.read_text().replace(LATE_POLICY, ""))
-        if tool == "nbgrader":
-            nbgrader(["autograde", NAME, "--student", "bob"], root, instructor)
-        else:
-            autograder(["grade", NAME, "--student", "bob", "--no-export"], root, instructor)
-        penalties[tool] = graded(root)["bob"][2]
-    assert penalties["nbgrader"] == FULL  # nbgrader honours it
-    assert penalties["autograder"] == FULL
+    root = without_the_course_policy(cycle, "home-policy-autograder")
+    autograder(["grade", NAME, "--student", "bob", "--no-export"], root, own_policy)
+    assert plain["bob"][2] == FULL  # nbgrader honours it
+    assert graded(root)["bob"][2] == FULL

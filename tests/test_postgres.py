@@ -45,8 +45,9 @@ def graded(tmp_path_factory, database):
     for student in ("not_json", "exits_the_process", "rebinds_the_check"):
         make = HOSTILE[student][0]
         submissions[student] = make(good["alice"]) if callable(make) else make
-    for i in range(5):
-        submissions[f"extra{i}"] = good["alice"]
+    # a second right notebook: more students than workers, so both workers write at once; four
+    # more copies of alice's (as there were) added ~6 s and nothing the first did not show
+    submissions["extra0"] = good["alice"]
     root = make_course(tmp_path_factory.mktemp("course"), env, submissions)
     output = autograder(["grade", NAME, "--jobs", "2", "--timeout", "10"], root, env)
     return root, env, database, output, submissions
@@ -72,19 +73,19 @@ def test_scores_on_postgres(graded):
     totals = {s: sum(cells.values()) for s, cells in scores.items()}
     assert totals["alice"] == FULL_MARKS and totals["bob"] == 0
     assert totals["carol"] == FULL_MARKS - points(NAME)["train_loop_tests"]
-    assert all(totals[f"extra{i}"] == FULL_MARKS for i in range(5))
+    assert totals["extra0"] == FULL_MARKS
     assert totals["not_json"] == 0
     assert {c for c, v in scores["exits_the_process"].items() if v == 0} == {"train_loop_tests"}
     assert {c for c, v in scores["rebinds_the_check"].items() if v == 0} == {"fit_line_tests"}
 
 
 def test_export_and_regrade_on_postgres(graded):
-    root, env, url, _, _ = graded
+    root, env, url, _, submissions = graded
     with open(root / "grades.csv") as f:
         rows = {r["student_id"]: float(r["score"]) for r in csv.DictReader(f)}
-    assert rows["alice"] == FULL_MARKS and len(rows) == 11
+    assert rows["alice"] == FULL_MARKS and len(rows) == len(submissions)
     before = _scores(url)
     autograder(["grade", NAME, "--student", "bob", "--timeout", "10", "--no-export"], root, env)
     assert _scores(url) == before
     nbgrader(["export", "--to", "again.csv"], root, env)
-    assert (root / "again.csv").read_text().count("\n") == 12
+    assert (root / "again.csv").read_text().count("\n") == len(submissions) + 1
