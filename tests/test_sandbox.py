@@ -34,6 +34,44 @@ def services():
     assert children == [], "kernels still running after their notebooks finished"
 
 
+@pytest.fixture(scope="module")
+def odd_services(tmp_path_factory):
+    """Services this module starts for itself once (a start costs two servers' imports of torch:
+    seconds each), under every condition of the tests that need their own: a canary in the
+    starting process's environment, packages reached through a folder of symbolic links and
+    one only through PYTHONPATH (sys.path), and a temporary folder too long for a socket. Each
+    condition matters only while the servers start; the tests that read them share the run:
+    (services, canary secret, long folder, linked site-packages folder)."""
+    import site
+    import tempfile
+
+    base = tmp_path_factory.mktemp("odd")
+    real = site.getsitepackages()[0]
+    linked = base / "linked-site-packages"
+    linked.mkdir()
+    for entry in os.listdir(real):
+        (linked / entry).symlink_to(os.path.join(real, entry))
+    store = base / "store" / "zz_linked_pkg"  # a package whose folder lives elsewhere
+    store.mkdir(parents=True)
+    (store / "__init__.py").write_text("VALUE = 7\n")
+    (linked / "zz_linked_pkg").symlink_to(store)
+    extra = base / "on-pythonpath"
+    (extra / "zz_extra_pkg").mkdir(parents=True)
+    (extra / "zz_extra_pkg" / "__init__.py").write_text("VALUE = 42\n")
+    deep = base / ("a-long-folder-name-" * 4)
+    deep.mkdir()
+    secret = "canary-" + os.urandom(8).hex()
+    with pytest.MonkeyPatch.context() as patched:
+        patched.setattr(sys, "path", [str(extra), *[str(linked) if p == real else p for p in sys.path]])
+        patched.setattr(tempfile, "tempdir", str(deep))
+        patched.setenv("ZZ_INSTRUCTOR_SECRET", secret)
+        started = Services.start(ROOT, sandbox=True)
+    try:
+        yield started, secret, deep, linked
+    finally:
+        started.close()
+
+
 @pytest.fixture
 def stage(tmp_path):
     folder = tmp_path / "submission"
@@ -142,24 +180,6 @@ def test_what_a_kernel_leaves_does_not_reach_the_next(services, stage):
     assert out[0] == "False\n" and out[1].startswith("ModuleNotFoundError")
 
 
-def test_a_stopped_fork_server_is_replaced(stage):
-    """SIGSTOP (from outside: kernels cannot signal it) makes it stop answering; the owner
-    notices and starts another at the same address."""
-    started = Services.start(ROOT, sandbox=True)
-    try:
-        old = started.processes["fork"].pid
-        os.kill(old, signal.SIGSTOP)
-        assert started.ensure_alive() == ["fork"]
-        assert started.processes["fork"].pid != old
-        assert run(["print(1 + 1)"], started, stage) == ["2\n"]
-        started.processes["judge"].kill()
-        started.processes["judge"].wait()
-        assert started.ensure_alive() == ["judge"]
-        assert run(["print(2 + 2)"], started, stage) == ["4\n"]
-    finally:
-        started.close()
-
-
 def test_without_the_sandbox_kernels_still_run(stage):
     """--no-sandbox, for machines that cannot: kernels work, and can then read the course."""
     started = Services.start(ROOT, sandbox=False)
@@ -177,19 +197,11 @@ def test_ready_client_never_loses_the_first_output(services, stage):
         assert run([f"print('first output', {attempt})"], services, stage) == [f"first output {attempt}\n"]
 
 
-def test_a_long_temporary_folder_does_not_break_the_sockets(tmp_path, stage, monkeypatch):
+def test_a_long_temporary_folder_does_not_break_the_sockets(odd_services, stage):
     """Unix socket addresses hold 107 bytes: under a long TMPDIR the run's folder moves to /tmp."""
-    import tempfile
-
-    deep = tmp_path / ("a-long-folder-name-" * 4)
-    deep.mkdir()
-    monkeypatch.setattr(tempfile, "tempdir", str(deep))
-    started = Services.start(ROOT, sandbox=True)
-    try:
-        assert not str(started.folder).startswith(str(deep))
-        assert run(["print(3 * 3)"], started, stage) == ["9\n"]
-    finally:
-        started.close()
+    started, _, deep, _ = odd_services
+    assert not str(started.folder).startswith(str(deep))
+    assert run(["print(3 * 3)"], started, stage) == ["9\n"]
 
 
 def test_many_kernel_requests_in_a_row_all_get_a_kernel(services, tmp_path):
@@ -292,15 +304,11 @@ def test_nothing_counted_per_user_on_the_whole_machine_is_taken(services, stage)
     assert 0 < got["epoll watches"] <= (sandbox.MAX_OPEN_FILES // 2) ** 2, got
 
 
-def test_its_environment_block_and_memory_hold_nothing_of_the_instructors(stage, tmp_path):
+def test_its_environment_block_and_memory_hold_nothing_of_the_instructors(odd_services, stage, tmp_path):
     """The fork server starts with an empty environment: a canary in the grading process's
     environment is in no kernel's /proc/self/environ, cmdline or memory; and a kernel's
     memory holds its own request only, not the stage folder of the kernel before it."""
-    os.environ["ZZ_INSTRUCTOR_SECRET"] = secret = "canary-" + os.urandom(8).hex()
-    try:
-        started = Services.start(ROOT, sandbox=True)
-    finally:
-        del os.environ["ZZ_INSTRUCTOR_SECRET"]
+    started, secret, _, _ = odd_services  # started with the canary in this process's environment
     scan = ("import re\nfound = set()\nwith open('/proc/self/maps') as maps, open('/proc/self/mem', 'rb', 0) as mem:\n"
             "    for line in maps:\n        parts = line.split()\n"
             "        if not parts[1].startswith('rw') or (len(parts) > 5 and parts[5].startswith('[v')):\n"
@@ -309,43 +317,44 @@ def test_its_environment_block_and_memory_hold_nothing_of_the_instructors(stage,
             "        except OSError:\n            continue\n"
             "        found |= {m.decode() for m in re.findall(rb'canary-[0-9a-f]{16}|zz-earlier-[0-9a-f]{8}', block)}\n"
             "print(sorted(found))")
-    try:
-        earlier = tmp_path / f"zz-earlier-{os.urandom(4).hex()}"
-        earlier.mkdir()
-        assert run(["print(1)"], started, earlier) == ["1\n"]
-        out = run(["print(open('/proc/self/environ', 'rb').read())", "print(open('/proc/self/cmdline', 'rb').read())",
-                   scan], started, stage)
-    finally:
-        started.close()
+    earlier = tmp_path / f"zz-earlier-{os.urandom(4).hex()}"
+    earlier.mkdir()
+    assert run(["print(1)"], started, earlier) == ["1\n"]
+    out = run(["print(open('/proc/self/environ', 'rb').read())", "print(open('/proc/self/cmdline', 'rb').read())",
+               scan], started, stage)
     assert secret not in "".join(out) and "ZZ_INSTRUCTOR" not in "".join(out), out
     assert out[2] == "[]\n", out[2]  # neither the secret nor the earlier kernel's folder
 
 
-def test_any_ordinary_python_environment_works(stage, tmp_path, monkeypatch):
+def test_any_ordinary_python_environment_works(odd_services, stage):
     """Packages reached through a folder of symbolic links (as some environments are made),
     and a package found only through PYTHONPATH, import in a sandboxed kernel; the course
     folder and the exchange stay unreadable."""
-    import site
-
-    real = site.getsitepackages()[0]
-    linked = tmp_path / "linked-site-packages"
-    linked.mkdir()
-    for entry in os.listdir(real):
-        (linked / entry).symlink_to(os.path.join(real, entry))
-    store = tmp_path / "store" / "zz_linked_pkg"  # a package whose folder lives elsewhere
-    store.mkdir(parents=True)
-    (store / "__init__.py").write_text("VALUE = 7\n")
-    (linked / "zz_linked_pkg").symlink_to(store)
-    extra = tmp_path / "on-pythonpath"
-    (extra / "zz_extra_pkg").mkdir(parents=True)
-    (extra / "zz_extra_pkg" / "__init__.py").write_text("VALUE = 42\n")
-    monkeypatch.setattr(sys, "path", [str(extra), *[str(linked) if p == real else p for p in sys.path]])
-    started = Services.start(ROOT, sandbox=True)
-    try:
-        out = run(["import zz_extra_pkg, zz_linked_pkg; print(zz_extra_pkg.VALUE * zz_linked_pkg.VALUE // 7)",
-                   "import yaml; print(yaml.__file__.startswith(%r))" % str(linked),
-                   f"open({str(ROOT / 'nbgrader_config.py')!r}).read()"], started, stage)
-    finally:
-        started.close()
+    started, _, _, linked = odd_services  # started with both on sys.path
+    out = run(["import zz_extra_pkg, zz_linked_pkg; print(zz_extra_pkg.VALUE * zz_linked_pkg.VALUE // 7)",
+               "import yaml; print(yaml.__file__.startswith(%r))" % str(linked),
+               f"open({str(ROOT / 'nbgrader_config.py')!r}).read()"], started, stage)
     assert out[:2] == ["42\n", "True\n"], out
     assert out[2].startswith("PermissionError"), out[2]
+
+
+def test_a_stopped_fork_server_is_replaced(odd_services, stage, monkeypatch):
+    """SIGSTOP (from outside: kernels cannot signal it) makes it stop answering; the owner
+    notices and starts another at the same address. (A stopped server never answers, however
+    long it is given: the ping to it waits 1 s here instead of ``services.PING_TIMEOUT``'s 10,
+    which were 10 of this test's 27 s; the judge's ping, to a live server, keeps its 10 s.)"""
+    from autograder.instructor.kernels import forkserver
+
+    started = odd_services[0]  # (its servers are replaced here: the module's last test, the last to use them)
+    old = started.processes["fork"].pid
+    os.kill(old, signal.SIGSTOP)
+    with monkeypatch.context() as patched:
+        real_ping = forkserver.ping
+        patched.setattr(forkserver, "ping", lambda path, timeout=10: real_ping(path, timeout=min(timeout, 1)))
+        assert started.ensure_alive() == ["fork"]
+    assert started.processes["fork"].pid != old
+    assert run(["print(1 + 1)"], started, stage) == ["2\n"]
+    started.processes["judge"].kill()
+    started.processes["judge"].wait()
+    assert started.ensure_alive() == ["judge"]
+    assert run(["print(2 + 2)"], started, stage) == ["4\n"]
