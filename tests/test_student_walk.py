@@ -105,12 +105,31 @@ class Walk:
             self.screen.append((where, f"{shown.printed}\n{shown.failure}"))
 
     def cell(self, code: str, when_printed=None):
-        """Run ``code`` in the kernel and here: (what the kernel showed, (printed, failure) here)."""
+        """Run ``code`` in the kernel and here: (what the kernel showed, (printed, failure) here).
+        This process runs it once the kernel has been sent it, while the kernel runs it: the
+        two ran one after the other before, and this process's runs were a quarter of the walk."""
         self.steps += 1
-        shown = self.kernel.run(code, when_printed)
+        expected = None
+
+        def here():
+            with in_language(self.lang):
+                return said(lambda: run_here(code, self.here, str(self.steps)))
+
+        if when_printed is None:
+            send = self.kernel.client.execute
+
+            def send_then_run_here(*args, **kwargs):
+                nonlocal expected
+                sent = send(*args, **kwargs)
+                expected = here()
+                return sent
+
+            self.kernel.client.execute = send_then_run_here
+        try:
+            shown = self.kernel.run(code, when_printed)
+        finally:
+            self.kernel.client.__dict__.pop("execute", None)
         self.saw(f"step {self.steps}: {code[:60]!r}", shown)
-        with in_language(self.lang):
-            expected = said(lambda: run_here(code, self.here, str(self.steps))) if when_printed is None else None
         for line in (shown.text, shown.failure):
             assert not INTERNAL.search(line), f"an internal name on the student's screen: {line!r}"
         return shown, expected
@@ -118,6 +137,7 @@ class Walk:
     def same(self, code: str, failing: bool | None = None):
         """Run ``code``: the kernel shows exactly what the grader says here."""
         shown, (printed, failure) = self.cell(code)
+        self.failure = failure
         assert shown.text == printed, (code, shown.text, printed)
         assert shown.failure == failure, (code, shown.failure, failure)
         if failure:
@@ -156,6 +176,9 @@ def _passed(walk: Walk, spec) -> str:
                                   cases=messages.text("general.cases_visible"))) + "\n"
 
 
+_ENGLISH: dict = {}  # exercise → the English message of its wrong answer's check
+
+
 def _exercise(walk: Walk, nb, source, spec) -> str:
     """Wrong, check, three hints, right, check: the right answer's code."""
     check = _check_cell(nb, spec).source
@@ -163,9 +186,13 @@ def _exercise(walk: Walk, nb, source, spec) -> str:
     right = solutions_of(source)[spec.cells[0]]
     walk.same(wrong, failing=False)
     message = walk.same(check, failing=True)
-    if walk.lang != "en":
-        with in_language("en"):
-            assert said(lambda: run_here(check, dict(walk.here), "english"))[1] != message, "not in the language"
+    if walk.lang == "en":
+        _ENGLISH[spec.name] = walk.failure
+    else:  # the same wrong answer's message in English (the English walk's, or computed here once)
+        if spec.name not in _ENGLISH:
+            with in_language("en"):
+                _ENGLISH[spec.name] = said(lambda: run_here(check, dict(walk.here), "english"))[1]
+        assert _ENGLISH[spec.name] != message, "not in the language"
     tiers = lesson_text.raw(f"hints.{spec.name}", walk.lang) if spec.hints else {}
     for level in (1, 2, 3)[:len(tiers)]:
         said_now = walk.same(f"exercises.{spec.name}.hint({level})", failing=False)
