@@ -24,12 +24,17 @@ TESTS = set(points(NAME))  # the graded test cells, as the source notebook says
 FULL_MARKS = sum(points(NAME).values())
 
 
-def make_course(root, env, submissions: dict):
-    """A course with lesson 3 generated and the given submissions (student → notebook, text or None)."""
+def make_course(root, env, submissions: dict, generated: Path | None = None):
+    """A course with lesson 3 generated and the given submissions (student → notebook, text or None).
+    ``generated``: a course whose release folder to copy instead of generating it here (its
+    gradebook, on a database server, copied by the caller: test_cluster)."""
     root.mkdir(parents=True, exist_ok=True)
     shutil.copy(ROOT / "nbgrader_config.py", root)
     shutil.copytree(ROOT / "source", root / "source")
-    generate(root, env, NAME)
+    if generated is None:
+        generate(root, env, NAME)
+    else:
+        shutil.copytree(generated / "release" / NAME, root / "release" / NAME)
     for student, content in submissions.items():
         folder = root / "submitted" / student / NAME
         folder.mkdir(parents=True)

@@ -40,10 +40,12 @@ def server():
     admin = sa.create_engine(SERVER, isolation_level="AUTOCOMMIT")
     made = []
 
-    def database() -> str:
+    def database(template: str = "") -> str:
+        """A new database (a copy of the database at URL ``template``): its URL."""
         name = f"cluster_{uuid.uuid4().hex[:8]}"
+        copy_of = f" TEMPLATE {template.rsplit('/', 1)[1]}" if template else ""
         with admin.connect() as conn:
-            conn.execute(sa.text(f"CREATE DATABASE {name}"))
+            conn.execute(sa.text(f"CREATE DATABASE {name}{copy_of}"))
         made.append(name)
         return SERVER.rsplit("/", 1)[0] + "/" + name
 
@@ -68,10 +70,22 @@ def cluster(tmp_path_factory):
     local.close()
 
 
-def course(tmp_path_factory, server, submissions: dict, label: str):
-    env = isolated_env(tmp_path_factory.mktemp(f"home-{label}"))
+@pytest.fixture(scope="module")
+def generated(tmp_path_factory, server):
+    """Lesson 3 generated once, its gradebook in a database of the server: (the course, its
+    database's URL). Each course below starts from a copy of both (``course``): PostgreSQL copies
+    a database in well under a second, where generate_assignment takes ~6 s a course (the
+    module grades four courses; generating on PostgreSQL is test_postgres's subject)."""
+    env = isolated_env(tmp_path_factory.mktemp("home-generated"))
     env["NBGRADER_DB_URL"] = server()
-    return make_course(tmp_path_factory.mktemp(label), env, submissions), env
+    return make_course(tmp_path_factory.mktemp("generated"), env, {}), env["NBGRADER_DB_URL"]
+
+
+def course(tmp_path_factory, server, generated, submissions: dict, label: str):
+    """A course of lesson 3 with ``submissions``, as ``generated`` left it, on a database of its own."""
+    env = isolated_env(tmp_path_factory.mktemp(f"home-{label}"))
+    env["NBGRADER_DB_URL"] = server(template=generated[1])
+    return make_course(tmp_path_factory.mktemp(label), env, submissions, generated=generated[0]), env
 
 
 def run(args, root, env, check=True) -> subprocess.CompletedProcess:
@@ -110,12 +124,12 @@ def left_on_workers(client, local_directory: Path) -> tuple:
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory, server, cluster, hostile_course):
+def graded(tmp_path_factory, server, generated, cluster, hostile_course):
     """The class conftest's ``hostile_course`` graded on this machine (SQLite, the reference),
     graded again on the cluster."""
     local, client, workers_folder = cluster
     submissions = hostile_submissions()
-    root, env = course(tmp_path_factory, server, submissions, "cluster")
+    root, env = course(tmp_path_factory, server, generated, submissions, "cluster")
     done = run(["--scheduler", local.scheduler_address, "--timeout", "10"], root, env)
     url = env["NBGRADER_DB_URL"]
     return {"reference": hostile_course[4], "reference_root": hostile_course[0], "root": root, "env": env,
@@ -210,11 +224,14 @@ def _grading_worker(client) -> tuple | None:
 
 
 @pytest.mark.slow
-def test_a_worker_killed_while_it_grades_costs_nothing(tmp_path_factory, server, cluster, graded):
+def test_a_worker_killed_while_it_grades_costs_nothing(tmp_path_factory, server, generated, cluster, graded):
     local, client, _ = cluster
     good = notebooks()
-    submissions = {**good, **{f"extra{i}": good["alice"] for i in range(3)}}
-    root, env = course(tmp_path_factory, server, submissions, "killed")
+    # alice, bob, carol and a copy of alice's: four submissions for two workers, so grading goes
+    # on while the killed worker's submission waits to be graded again (three copies of alice's,
+    # as there were, cost a round of grading and showed nothing the first does not)
+    submissions = {**good, "extra0": good["alice"]}
+    root, env = course(tmp_path_factory, server, generated, submissions, "killed")
     grading = subprocess.Popen([str(BIN / "autograder"), "grade", NAME, "--scheduler", local.scheduler_address,
                                 "--timeout", "10"], cwd=root, env=env, stdout=subprocess.PIPE,
                                stderr=subprocess.PIPE, text=True)
@@ -359,7 +376,7 @@ def student_lines(stdout: str, students) -> tuple:
 
 
 @pytest.mark.slow
-def test_the_same_faults_give_the_same_rows_on_both_backends(tmp_path_factory, server, cluster):
+def test_the_same_faults_give_the_same_rows_on_both_backends(tmp_path_factory, server, generated, cluster):
     """One loop, one rule for what goes wrong, whatever grades (``run.grade``): the same class
     graded with --jobs 2 and on the cluster, each while a student's kernel is killed, the judge
     is killed during another's notebook, and a third's grading process grows past its memory
@@ -368,7 +385,7 @@ def test_the_same_faults_give_the_same_rows_on_both_backends(tmp_path_factory, s
     submissions = faulty_class()
     runs = {}
     for backend in ("local", "cluster"):
-        root, env = course(tmp_path_factory, server, submissions, f"faults-{backend}")
+        root, env = course(tmp_path_factory, server, generated, submissions, f"faults-{backend}")
         with open(root / "nbgrader_config.py", "a") as f:
             f.write(FAULTS_CONFIG)
         env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(Path(__file__).parent), env.get("PYTHONPATH")]))

@@ -45,8 +45,8 @@ def graded(tmp_path_factory, database):
     for student in ("not_json", "exits_the_process", "rebinds_the_check"):
         make = HOSTILE[student][0]
         submissions[student] = make(good["alice"]) if callable(make) else make
-    # a second right notebook: more students than workers, so both workers write at once; four
-    # more copies of alice's (as there were) added ~6 s and nothing the first did not show
+    # a second right notebook: more students than workers, so both workers write at once (four
+    # more copies of alice's, as there were, cost grading time and showed nothing this one does not)
     submissions["extra0"] = good["alice"]
     root = make_course(tmp_path_factory.mktemp("course"), env, submissions)
     output = autograder(["grade", NAME, "--jobs", "2", "--timeout", "10"], root, env)
