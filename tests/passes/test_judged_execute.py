@@ -91,7 +91,7 @@ def test_a_notebook_that_stalls_its_kernel_again_and_again_is_cut_off_at_its_bud
         + [nbformat.v4.new_code_cell("print('reached', x)")]
     config = Config()
     config.CourseDirectory.root = str(ROOT)
-    executor = JudgedExecute(config=config, timeout=2, notebook_timeout=8)  # 2 or 3 stalls: the same proof as 5
+    executor = JudgedExecute(config=config, timeout=2, notebook_timeout=12)
     resources = {"nbgrader": {"assignment": NAME, "notebook": NAME, "student": "s"},
                  "metadata": {"path": str(tmp_path)}}
     nb, _ = executor.preprocess(nbformat.v4.new_notebook(cells=cells), resources)
