@@ -105,31 +105,12 @@ class Walk:
             self.screen.append((where, f"{shown.printed}\n{shown.failure}"))
 
     def cell(self, code: str, when_printed=None):
-        """Run ``code`` in the kernel and here: (what the kernel showed, (printed, failure) here).
-        This process runs it once the kernel has been sent it, while the kernel runs it: the
-        two ran one after the other before, and this process's runs were a quarter of the walk."""
+        """Run ``code`` in the kernel and here: (what the kernel showed, (printed, failure) here)."""
         self.steps += 1
-        expected = None
-
-        def here():
-            with in_language(self.lang):
-                return said(lambda: run_here(code, self.here, str(self.steps)))
-
-        if when_printed is None:
-            send = self.kernel.client.execute
-
-            def send_then_run_here(*args, **kwargs):
-                nonlocal expected
-                sent = send(*args, **kwargs)
-                expected = here()
-                return sent
-
-            self.kernel.client.execute = send_then_run_here
-        try:
-            shown = self.kernel.run(code, when_printed)
-        finally:
-            self.kernel.client.__dict__.pop("execute", None)
+        shown = self.kernel.run(code, when_printed)
         self.saw(f"step {self.steps}: {code[:60]!r}", shown)
+        with in_language(self.lang):
+            expected = said(lambda: run_here(code, self.here, str(self.steps))) if when_printed is None else None
         for line in (shown.text, shown.failure):
             assert not INTERNAL.search(line), f"an internal name on the student's screen: {line!r}"
         return shown, expected
