@@ -1,7 +1,8 @@
 """Adding an exercise the way CONTRIBUTING.md says, for real, in a throw-away copy of the packages:
 one folder, ``autograder/exercises/squares_grad/`` (its declaration, judge, observer, catalogue,
-and its words, three hint tiers included, in all six languages), and the cells of a real
-assignment's notebook, released with nbgrader. Nothing else of the packages changes.
+and its words, three hint tiers and the translations of its task cell included, in all six
+languages), and the cells of a real assignment's notebook, released with nbgrader. Nothing else
+of the packages changes.
 
 Then, as the course would: the exercise's files keep to their sides of the trust boundary
 (``test_architecture``'s rules, on the copy); its catalogue gets from the judge the mistake each
@@ -37,7 +38,7 @@ from ...wire.spec import Exercise
 
 EXERCISE = Exercise(
     "squares_grad", lesson=2, letter="z", kind="function", answer=("squares_grad",),
-    cells=("squares_grad", "squares_grad_tests"), messages="squares_grad",
+    cells=("squares_grad", "squares_grad_tests"), task=("squares_grad_task",), messages="squares_grad",
     summary="Exercise 2(z): the gradient of a sum of squares, by autograd.")
 '''
 
@@ -101,7 +102,16 @@ ENTRIES = [
 ]
 '''
 
-# Step 5 (locale/<lang>.toml): its messages and its three hint tiers, in every language.
+# Step 5 (locale/<lang>.toml): its messages and its three hint tiers in every language, and the
+# cell that states its task in every language but English (which is in the notebook).
+TASK = {
+    "en": "Write `squares_grad(x)`: the gradient of the sum of the squares of x. Stuck? `exercises.squares_grad.hint()`.",
+    "es": "Escribe `squares_grad(x)`: el gradiente de la suma de los cuadrados de x. ¿Atascado? `exercises.squares_grad.hint()`.",
+    "pt": "Escreva `squares_grad(x)`: o gradiente da soma dos quadrados de x. Travou? `exercises.squares_grad.hint()`.",
+    "zh": "编写 `squares_grad(x)`：x 的平方和的梯度。卡住了？`exercises.squares_grad.hint()`。",
+    "fr": "Écrivez `squares_grad(x)` : le gradient de la somme des carrés de x. Bloqué ? `exercises.squares_grad.hint()`.",
+    "sv": "Skriv `squares_grad(x)`: gradienten av kvadratsumman av x. Fastnat? `exercises.squares_grad.hint()`.",
+}
 WORDS = {
     "en": ("Return a list of {n} Python floats.", "For x = {x} you returned {got}: the gradient of the sum of squares is 2·x.",
            ("Make a tensor that requires grad from x.", "Sum its squares and call backward().", "Return t.grad.tolist().")),
@@ -125,8 +135,9 @@ WORDS = {
 def _locale(lang: str) -> str:
     not_a_list, wrong, hints = WORDS[lang]
     tiers = "\n".join(f'{tier} = "{text}"' for tier, text in enumerate(hints, 1))
+    task = "" if lang == "en" else f"\n[task]\nsquares_grad_task = '''\n{TASK[lang]}\n'''\n"
     return (f'[grader.squares_grad]\nnot_a_list = "{not_a_list}"\nwrong = "{wrong}"\n\n'
-            f"[lessons.hints.squares_grad]\n{tiers}\n")
+            f"[lessons.hints.squares_grad]\n{tiers}\n{task}")
 
 
 SOLUTION = '''def squares_grad(x):
@@ -179,8 +190,7 @@ def _source_notebook():
     nb.cells = [
         _cell("code", "import torch\n\nfrom lessons import exercises\nfrom autograder.kernel.checks import check_squares_grad",
               "setup"),
-        _cell("markdown", "Write `squares_grad(x)`: the gradient of the sum of the squares of x. Stuck? "
-                          "`exercises.squares_grad.hint()`.", "task"),
+        _cell("markdown", TASK["en"], "squares_grad_task"),
         _cell("code", SOLUTION, NAME, locked=False, solution=True),
         _cell("code", TEST_CELL, f"{NAME}_tests", grade=True, points=2),
     ]
@@ -188,8 +198,11 @@ def _source_notebook():
 
 
 def _in_language(release, lang: str, code: str):
+    """The released notebook as a student in ``lang`` has it: its task cell in that language (as
+    ``autograder course`` and the hub's fetch put it, from the folder's ``[task]``), and ``code``."""
     nb = nbformat.from_dict(json.loads(json.dumps(release)))
     nb.metadata["autograd_lessons"] = {"language": lang}
+    next(c for c in nb.cells if c.get("id") == "squares_grad_task").source = TASK[lang]
     next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == NAME).source = code
     return nb
 
@@ -234,15 +247,16 @@ def test_the_folder_keeps_to_the_trust_boundary(course):
 
 
 def test_it_is_registered_and_its_catalogue_gets_what_it_says(course):
-    """The registry finds it, every language has its words and three hint tiers, and the judge
-    gives each catalogue entry the mistake it names, with the words it names."""
+    """The registry finds it, every language has its words, its three hint tiers and (but English)
+    its task cell, found in its lesson's prose, and the judge gives each catalogue entry the
+    mistake it names, with the words it names."""
     base, root, env, _ = course
     said = _python(f'''
         import json
         from autograder import messages
         from autograder.exercises import BY_NAME, CHECKS
         from autograder.kernel import checks
-        from lessons import text
+        from lessons import prose, text
         from catalogue import entries
         from judging import judge_function
         verdicts = {{e.name: [judge_function("{NAME}", e.load(), cases)[0] for cases in ("visible", "hidden")]
@@ -250,6 +264,8 @@ def test_it_is_registered_and_its_catalogue_gets_what_it_says(course):
         print(json.dumps({{
             "registered": "check_{NAME}" in CHECKS and checks.check_{NAME}.__doc__ == BY_NAME["{NAME}"].summary,
             "hints": {{lang: sorted(text.raw("hints.{NAME}", lang)) for lang in messages.LANGUAGES}},
+            "task": {{lang: prose.tasks(lang, "02_backward").get("squares_grad_task", "").strip()
+                     for lang in messages.LANGUAGES if lang != "en"}},
             "wrong": {{lang: messages.render("squares_grad.wrong", {{"x": "[1.0]", "got": "[1.0]"}}, lang)
                       for lang in messages.LANGUAGES}},
             "catalogue": {{e.name: [e.mistake, e.words, [[v.ok, v.mistake, v.message] for v in verdicts[e.name]]]
@@ -257,6 +273,7 @@ def test_it_is_registered_and_its_catalogue_gets_what_it_says(course):
     ''', env, root)
     assert said["registered"]
     assert said["hints"] == {lang: ["1", "2", "3"] for lang in LANGS}
+    assert said["task"] == {lang: TASK[lang] for lang in LANGS if lang != "en"}  # its lesson's prose has it
     assert said["wrong"]["sv"] == "För x = [1.0] returnerade du [1.0]: gradienten av kvadratsumman är 2·x."
     assert len(set(said["wrong"].values())) == 6  # six languages, six sentences
     for name, (mistake, words, verdicts) in said["catalogue"].items():
