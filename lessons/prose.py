@@ -26,13 +26,18 @@ def _table(path: Path, name: str) -> dict:
         return tomllib.load(f).get(name, {})
 
 
-def tasks(lang: str, assignment: str) -> dict:
-    """cell id → text of the task cells of the exercises of ``assignment`` (its lesson number)."""
-    found = {}
+def exercises_of(assignment: str) -> list:
+    """The exercises of ``assignment``: those of the lesson its number names (``03_zeroing_grad``: 3)."""
     lesson = int(assignment[:2]) if assignment[:2].isdigit() else None
-    for exercise in EXERCISES:
+    return [exercise for exercise in EXERCISES if exercise.lesson == lesson]
+
+
+def tasks(lang: str, assignment: str) -> dict:
+    """cell id → text of the task cells of the exercises of ``assignment``."""
+    found = {}
+    for exercise in exercises_of(assignment):
         path = EXERCISE_FOLDERS / exercise.name / "locale" / f"{lang}.toml"
-        if exercise.lesson == lesson and exercise.task and path.is_file():
+        if exercise.task and path.is_file():
             found.update(_table(path, "task"))
     return found
 

@@ -25,14 +25,12 @@ from pathlib import Path
 
 import nbformat
 
-import lessons
 from lessons import prose
 
 from .. import messages
-from ..exercises import EXERCISES
 
 ROOT = Path(__file__).resolve().parents[2]  # the repository: its root is the course directory
-PROSE = Path(lessons.__file__).parent / "locale"
+PROSE = prose.LOCALE
 LANGUAGES = messages.NAMES
 ASSIGNMENTS = ("01_requires_grad", "02_backward", "03_zeroing_grad", "04_no_grad")
 
@@ -42,7 +40,7 @@ class TranslationError(ValueError):
 
 
 def prose_file(lang: str, assignment: str) -> Path:
-    return PROSE / lang / f"{assignment}.toml"
+    return prose.lesson_file(lang, assignment)
 
 
 def source_notebook(assignment: str, root: Path = ROOT) -> Path:
@@ -115,8 +113,7 @@ def _literal(text: str) -> str:
 
 def task_cells(assignment: str) -> dict:
     """cell id → the exercise whose task that markdown cell states (its ``task``), in ``assignment``."""
-    lesson = int(assignment[:2]) if assignment[:2].isdigit() else None
-    return {cell_id: e.name for e in EXERCISES if e.lesson == lesson for cell_id in e.task}
+    return {cell_id: e.name for e in prose.exercises_of(assignment) for cell_id in e.task}
 
 
 def template(lang: str, assignment: str, root: Path = ROOT) -> str:
