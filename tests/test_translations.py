@@ -159,6 +159,17 @@ def test_code_is_the_same_in_every_language(lang, assignment):
 
 
 @pytest.mark.parametrize("lang", PRESENT)
+@pytest.mark.parametrize("assignment", course.ASSIGNMENTS)
+def test_the_committed_release_has_the_prose_as_it_is_now(lang, assignment):
+    """``release/<lang>/`` was regenerated after the last change of its prose (``make release``):
+    each markdown cell says what the lesson's file and its exercises' task cells say now."""
+    prose = course.read_prose(lang, assignment)
+    committed = nbformat.read(str(ROOT / "release" / lang / assignment / f"{assignment}.ipynb"), as_version=4)
+    stale = [c.id for c in committed.cells if c.cell_type == "markdown" and c.source != prose[c.id].strip("\n")]
+    assert stale == [], f"release/{lang}/{assignment}: cells {stale} differ from the prose: run make release"
+
+
+@pytest.mark.parametrize("lang", PRESENT)
 def test_grader_messages_render_in_the_language(lang, monkeypatch):
     monkeypatch.setenv("AUTOGRAD_LESSONS_LANG", lang)
     english = messages.render("loop.cleared_once", {"step": 2, "where": "x", "used": "y", "expected": "z",
