@@ -3,7 +3,7 @@ import sys
 
 import pytest
 
-from autograder.instructor.fast_imports import skip_iri_grammar
+from autograder.instructor.fast_imports import gradebook_head_in_process, skip_iri_grammar
 
 sys.path.insert(0, os.path.dirname(__file__))
 # nbgrader runs alembic (and tests run nbgrader, jupyter) from the environment pytest runs in,
@@ -11,6 +11,7 @@ sys.path.insert(0, os.path.dirname(__file__))
 os.environ["PATH"] = os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", "")
 # as in every process of the instructor's (autograder.instructor.fast_imports)
 skip_iri_grammar()
+gradebook_head_in_process()  # (the tests' own new gradebooks, as the course's processes make theirs)
 
 
 @pytest.fixture(scope="session")
@@ -35,8 +36,7 @@ def course_hub():
 @pytest.fixture(scope="session")
 def new_gradebook(tmp_path_factory):
     """``new_gradebook(path)`` puts a new, empty SQLite gradebook at ``path``: nbgrader makes
-    one once a session (it migrates a new gradebook with alembic in a subprocess: ~3 s) and
-    each test gets a copy. Returns the gradebook's URL."""
+    one once a session and each test gets a copy. Returns the gradebook's URL."""
     import shutil
 
     from nbgrader.api import Gradebook
