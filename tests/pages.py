@@ -12,21 +12,9 @@ LIVE_TAGS = ("script", "iframe", "frame", "meta", "base", "object", "embed", "li
              "video", "audio", "source", "img")
 
 
-class Elements(HTMLParser):
-    """Every start tag with its attributes, as a browser's parser sees them."""
-
-    def __init__(self):
-        super().__init__()
-        self.found = []
-
-    def handle_starttag(self, tag, attrs):
-        self.found.append((tag, dict(attrs)))
-
-
 def elements(html: str) -> list:
-    parser = Elements()
-    parser.feed(html)
-    return parser.found
+    """Every start tag with its attributes, as a browser's parser sees them."""
+    return _parsed(html).found
 
 
 @lru_cache(maxsize=4)
@@ -56,8 +44,6 @@ def live(html: str, baseline: str) -> list:
     return found
 
 
-
-
 # MathJax's scan of a page (2.7's tex2jax ``scanElement``; 3's FindTeX keeps the same rules under its
 # own class names): an element of a skipped tag is not looked into unless it has the process class;
 # an element with the ignore class hides its text from the scan, down to an element that has the
@@ -69,15 +55,19 @@ TEX = re.compile(r"\$|\\\(|\\\[|\\begin\s*\{")  # $, \(, \[ and \begin{...}: whe
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 
 
-class Scanned(HTMLParser):
-    """The texts MathJax would scan for math (not in a skipped tag, not in an ignored element)."""
+class Parsed(HTMLParser):
+    """One pass of a browser's parser over a page: every start tag with its attributes
+    (``found``), and the texts MathJax would scan for math, not in a skipped tag nor in an
+    ignored element (``texts``)."""
 
     def __init__(self):
         super().__init__()
+        self.found = []
         self.stack = [("", False, False)]  # (tag, skipped, ignored) of each open element
         self.texts = []
 
     def handle_starttag(self, tag, attrs):
+        self.found.append((tag, dict(attrs)))
         if tag in VOID:
             return
         _, skipped, ignored = self.stack[-1]
@@ -99,10 +89,18 @@ class Scanned(HTMLParser):
             self.texts.append(data.strip())
 
 
-def scanned(html: str) -> list:
-    parser = Scanned()
+@lru_cache(maxsize=4)
+def _parsed(html: str) -> Parsed:
+    """A page parsed once for both questions (``live`` and ``typeset`` ask of the same pages:
+    a parse of a feedback page is ~0.2 s)."""
+    parser = Parsed()
     parser.feed(html)
-    return parser.texts
+    parser.close()
+    return parser
+
+
+def scanned(html: str) -> list:
+    return _parsed(html).texts
 
 
 @lru_cache(maxsize=4)
