@@ -91,11 +91,11 @@ def pytest_xdist_make_scheduler(config, log):
 # while the other has nothing left (the longest-processing-time rule; xdist hands a worker its next
 # unit when it has two tests or fewer left of its own). A unit not listed counts by its markers.
 UNIT_SECONDS = {
-    "tests/test_attacks.py": 420, "hostile_course": 300, "course_hub": 170, "tests/test_browser.py": 240,
-    "tests/test_student_walk.py": 130, "tests/test_browser_instructor.py": 97, "tests/test_browser_walk.py": 86,
-    "tests/test_exchange_cycle.py": 81, "tests/test_browser_hostile.py": 79, "tests/test_sandbox.py": 73,
-    "tests/passes/test_judged_execute.py": 61, "tests/test_postgres.py": 44, "tests/test_nbgrader_pipeline.py": 42,
-    "tests/test_self_check.py": 41,
+    "tests/test_attacks.py": 404, "hostile_course": 295, "tests/test_browser.py": 224, "course_hub": 153,
+    "tests/test_student_walk.py": 126, "tests/test_exchange_cycle.py": 69, "tests/test_browser_instructor.py": 60,
+    "tests/test_browser_walk.py": 52, "tests/test_browser_hostile.py": 47, "tests/passes/test_judged_execute.py": 47,
+    "tests/test_sandbox.py": 40, "tests/test_self_check.py": 36, "tests/test_postgres.py": 35,
+    "tests/test_nbgrader_pipeline.py": 34,
 }
 
 
