@@ -25,14 +25,11 @@ def gradebook_head_in_process() -> None:
     """
     import nbgrader.api
 
-    if getattr(nbgrader.api.get_alembic_version, "in_process", False):
-        return
+    nbgrader.api.get_alembic_version = _gradebook_head
 
-    def head() -> str:
-        from alembic.script import ScriptDirectory
-        from nbgrader.dbutil import ALEMBIC_DIR
 
-        return ScriptDirectory(ALEMBIC_DIR).get_revisions("heads")[0].revision
+def _gradebook_head() -> str:
+    from alembic.script import ScriptDirectory
+    from nbgrader.dbutil import ALEMBIC_DIR
 
-    head.in_process = True
-    nbgrader.api.get_alembic_version = head
+    return ScriptDirectory(ALEMBIC_DIR).get_revisions("heads")[0].revision
