@@ -24,6 +24,9 @@ from nbgrader.api import Gradebook
 from test_class_grading import FULL_MARKS, NAME, TESTS, hostile_submissions, make_course, notebooks
 
 from autograder.instructor import failures
+from autograder.instructor.kernels.forkserver import JUDGE_NAME
+
+JUDGE = JUDGE_NAME.decode()  # the name of a judge forked from its fork server (ps, psutil's name())
 
 SERVER = os.environ.get("AUTOGRADER_TEST_POSTGRES", "")
 WORKER_ENV = ("HOME", "JUPYTER_CONFIG_DIR", "JUPYTER_DATA_DIR", "JUPYTER_RUNTIME_DIR", "IPYTHONDIR",
@@ -216,7 +219,7 @@ def _grading_worker(client) -> tuple | None:
             continue
         for process in family:
             try:
-                if "autograder-fork" in process.cmdline() and process.children():
+                if "autograder-fork" in process.cmdline() and [c for c in process.children() if c.name() != JUDGE]:
                     return address, pid, family
             except psutil.NoSuchProcess:
                 continue
@@ -337,7 +340,8 @@ class Saboteur(threading.Thread):
         elif os.path.exists(f"{folder}/kill-judge"):
             if not self.killed["judge"]:
                 fork = next(p for p in process.parents() if "autograder-fork" in p.cmdline())
-                judge = next(p for p in fork.parent().children() if "autograder-judge" in p.cmdline())
+                judge = next(p for p in fork.children() + fork.parent().children()  # (forked, or a replacement)
+                             if p.name() == JUDGE or "autograder-judge" in p.cmdline())
                 judge.kill()
                 judge.wait(WAIT)
                 self.killed["judge"] += 1

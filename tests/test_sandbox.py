@@ -9,6 +9,7 @@ import sys
 import time
 from pathlib import Path
 
+import psutil
 import pytest
 from helpers import ROOT
 from kernels import run
@@ -23,10 +24,10 @@ pytestmark = pytest.mark.slow
 def services():
     started = Services.start(ROOT, sandbox=True)
     yield started
-    fork_server = started.processes["fork"].pid
+    fork_server, judge = started.processes["fork"].pid, str(started.processes["judge"].pid)
     deadline = time.monotonic() + 5  # the last kernel was killed a moment ago: let the server collect it
-    while (children := Path(f"/proc/{fork_server}/task/{fork_server}/children").read_text().split()) \
-            and time.monotonic() < deadline:
+    while (children := [pid for pid in Path(f"/proc/{fork_server}/task/{fork_server}/children").read_text().split()
+                        if pid != judge]) and time.monotonic() < deadline:  # (the judge is its child too)
         time.sleep(0.05)
     started.close()
     for pid in children:
@@ -304,19 +305,24 @@ def test_nothing_counted_per_user_on_the_whole_machine_is_taken(services, stage)
     assert 0 < got["epoll watches"] <= (sandbox.MAX_OPEN_FILES // 2) ** 2, got
 
 
-def test_its_environment_block_and_memory_hold_nothing_of_the_instructors(odd_services, stage, tmp_path):
-    """The fork server starts with an empty environment: a canary in the grading process's
-    environment is in no kernel's /proc/self/environ, cmdline or memory; and a kernel's
-    memory holds its own request only, not the stage folder of the kernel before it."""
-    started, secret, _, _ = odd_services  # started with the canary in this process's environment
-    scan = ("import re\nfound = set()\nwith open('/proc/self/maps') as maps, open('/proc/self/mem', 'rb', 0) as mem:\n"
+def own_memory_scan(pattern: str) -> str:
+    """A cell that prints the sorted texts matching ``pattern`` anywhere in its kernel's writable memory."""
+    return ("import re\nfound = set()\nwith open('/proc/self/maps') as maps, open('/proc/self/mem', 'rb', 0) as mem:\n"
             "    for line in maps:\n        parts = line.split()\n"
             "        if not parts[1].startswith('rw') or (len(parts) > 5 and parts[5].startswith('[v')):\n"
             "            continue\n        start, end = (int(x, 16) for x in parts[0].split('-'))\n"
             "        try:\n            mem.seek(start)\n            block = mem.read(end - start)\n"
             "        except OSError:\n            continue\n"
-            "        found |= {m.decode() for m in re.findall(rb'canary-[0-9a-f]{16}|zz-earlier-[0-9a-f]{8}', block)}\n"
+            f"        found |= {{m.decode() for m in re.findall(rb{pattern!r}, block)}}\n"
             "print(sorted(found))")
+
+
+def test_its_environment_block_and_memory_hold_nothing_of_the_instructors(odd_services, stage, tmp_path):
+    """The fork server starts with an empty environment: a canary in the grading process's
+    environment is in no kernel's /proc/self/environ, cmdline or memory; and a kernel's
+    memory holds its own request only, not the stage folder of the kernel before it."""
+    started, secret, _, _ = odd_services  # started with the canary in this process's environment
+    scan = own_memory_scan(r"canary-[0-9a-f]{16}|zz-earlier-[0-9a-f]{8}")
     earlier = tmp_path / f"zz-earlier-{os.urandom(4).hex()}"
     earlier.mkdir()
     assert run(["print(1)"], started, earlier) == ["1\n"]
@@ -338,6 +344,49 @@ def test_any_ordinary_python_environment_works(odd_services, stage):
     assert out[2].startswith("PermissionError"), out[2]
 
 
+def _memory_holds(pid: int, needles: list) -> list:
+    """Which of ``needles`` (bytes) are anywhere in the writable memory of process ``pid``."""
+    found = set()
+    with open(f"/proc/{pid}/maps") as maps, open(f"/proc/{pid}/mem", "rb", 0) as mem:
+        for line in maps:
+            parts = line.split()
+            if not parts[1].startswith("rw") or (len(parts) > 5 and parts[5].startswith("[v")):
+                continue
+            start, end = (int(x, 16) for x in parts[0].split("-"))
+            try:
+                mem.seek(start)
+                block = mem.read(end - start)
+            except OSError:
+                continue
+            found |= {needle for needle in needles if needle in block}
+    return sorted(found)
+
+
+def test_the_judge_is_forked_warm_and_alone_holds_the_course_secret(stage, monkeypatch):
+    """The judge is forked from the fork server once that is warm (its imports, torch's among
+    them, are the server's: ``forkserver._fork_judge``), and the course secret reaches it on a
+    pipe the server never reads: the secret, as text or as the hex the settings carry, is in the
+    judge's memory and in neither the fork server's nor a kernel's, though every kernel's memory
+    is a copy of the server's."""
+    from autograder.instructor import course_secret
+
+    secret = "canary-" + os.urandom(8).hex()
+    needles = [secret.encode(), secret.encode().hex().encode()]
+    monkeypatch.setenv(course_secret.ENV, secret)
+    started = Services.start(ROOT, sandbox=True)
+    try:
+        fork, judge = started.processes["fork"].pid, started.processes["judge"].pid
+        assert psutil.Process(judge).ppid() == fork
+        assert psutil.Process(judge).name() == "autograder-judg"  # (what ps and top show)
+        assert _memory_holds(judge, needles)  # (the scan finds it where it is)
+        assert _memory_holds(fork, needles) == []
+        # (a pattern: the secret itself in the scan's code would be found there)
+        found = eval(run([own_memory_scan(r"canary-[0-9a-f]{16}|63616e6172792d(?:3[0-9]|6[1-6]){16}")], started, stage)[0])
+        assert not {secret, secret.encode().hex()} & set(found), found
+    finally:
+        started.close()
+
+
 def test_a_stopped_fork_server_is_replaced(odd_services, stage, monkeypatch):
     """SIGSTOP (from outside: kernels cannot signal it) makes it stop answering; the owner
     notices and starts another at the same address. (A stopped server never answers, however
@@ -351,8 +400,9 @@ def test_a_stopped_fork_server_is_replaced(odd_services, stage, monkeypatch):
     with monkeypatch.context() as patched:
         real_ping = forkserver.ping
         patched.setattr(forkserver, "ping", lambda path, timeout=10: real_ping(path, timeout=min(timeout, 1)))
-        assert started.ensure_alive() == ["fork"]
+        assert started.ensure_alive() == ["fork", "judge"]  # (the new server forks the new judge)
     assert started.processes["fork"].pid != old
+    assert psutil.Process(started.processes["judge"].pid).ppid() == started.processes["fork"].pid
     assert run(["print(1 + 1)"], started, stage) == ["2\n"]
     started.processes["judge"].kill()
     started.processes["judge"].wait()

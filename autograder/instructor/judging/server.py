@@ -20,8 +20,10 @@ code reached the kernel, a function check on a report for every scenario issued 
 it. Anything missing is a failure. The judge imports no student code and decodes only
 JSON (``wire.codec``).
 
-Started by ``services`` like the fork server: with an empty environment and its settings
-(``course_root``) as a JSON line on its standard input (``main``).
+Forked by the fork server once that is warm (``kernels.forkserver._fork_judge``), with its
+settings (``course_root``, the course secret) as a JSON line on a pipe only it reads; a judge
+that replaces one that died is started by ``services`` in an interpreter of its own, its
+settings on its standard input (``main``).
 """
 from __future__ import annotations
 

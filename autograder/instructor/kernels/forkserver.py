@@ -15,6 +15,13 @@ the kernel when it ends. The kernel sets up its sandbox
 (``autograder.instructor.kernels.sandbox``), becomes an IPython kernel on the connection
 it was given, seals the sandbox, and only then receives the student's code.
 
+Once warm, and before it works out anything about kernels, the server forks the run's
+judge (``_fork_judge``): the judge starts from the same imports, torch's included, instead of
+importing them again in an interpreter of its own (2.4 s of CPU a run). The judge's settings,
+the course's secret among them, come on a pipe of their own that only the judge reads; the
+server closes its end unread before it serves any request, so no kernel's memory, a copy of the
+server's, ever holds them, nor anything the judge makes later.
+
 The server is started with an empty environment (``services``): what it needs (its
 Python path, whether kernels are sandboxed, the places kernels must not read, the
 matplotlib cache) comes as one JSON line on its standard input, so nothing of the
@@ -114,6 +121,38 @@ def _warm_up() -> None:
     for spec in EXERCISES:  # every observer (the judges are the judge's: a grading kernel never needs one)
         if spec.observer:
             checks.observer(spec)
+
+
+JUDGE_NAME = b"autograder-judg"  # what ``ps`` and ``top`` call the forked judge (15 bytes at most)
+
+
+def _fork_judge(settings_fd: int) -> int:
+    """Fork the run's judge from this warm process; returns its process id. The child reads
+    its settings (``services.Services.settings("judge")``) from ``settings_fd`` and serves
+    until this server ends (``die_with_parent``); the server closes the pipe unread."""
+    server = os.getpid()
+    pid = os.fork()
+    if pid == 0:
+        try:
+            import importlib
+            import random
+
+            from .sandbox.syscalls import PR_SET_NAME
+
+            prctl(PR_SET_NAME, JUDGE_NAME)
+            random.seed()  # (not the state every kernel forked from the server starts with)
+            with os.fdopen(settings_fd, "rb") as pipe:
+                settings = json.loads(pipe.readline())
+            settings["parent"] = server  # it ends with the server, which ends with the run
+            importlib.import_module(settings["module"]).main(settings["socket"], settings)
+        except BaseException:  # noqa: BLE001  (said in the servers' log; the owner sees the judge end)
+            import traceback
+
+            traceback.print_exc()
+        finally:
+            os._exit(1)
+    os.close(settings_fd)
+    return pid
 
 
 def _reap(signum, frame) -> None:
@@ -233,7 +272,7 @@ def _handle(conn: socket.socket) -> None:
     try:
         request, judge_fd = _read_request(conn)
         if request.get("ping"):
-            reply = {"pong": os.getppid()}
+            reply = {"pong": os.getppid(), "judge": JUDGE_PID}
         else:
             spec = sandbox.Spec(**{k: v for k, v in request["spec"].items() if k != "readable"},
                                 readable=READABLE, enabled=ENABLED)
@@ -275,6 +314,7 @@ MAX_REQUEST = 2 ** 20
 START_WAIT = 60  # seconds a handler waits for its kernel's sockets before answering anyway
 READABLE: list = []  # what kernels may read (``sandbox.paths.readable``), worked out once
 ENABLED = True  # whether kernels are sandboxed
+JUDGE_PID = None  # the judge this server forked (``_fork_judge``), if it was asked to
 LIMITS = None  # the run's control groups (``sandbox.cgroups.Limits``), where the machine has them
 
 
@@ -282,7 +322,7 @@ def serve(path: str, settings: dict) -> None:
     """Warm up, then serve kernel requests at ``path``. ``settings`` (from ``Services``):
     ``sys_path``, ``sandbox``, ``forbidden`` and ``protected`` (see ``sandbox.paths``),
     ``mplconfigdir``."""
-    global READABLE, ENABLED, LIMITS
+    global READABLE, ENABLED, LIMITS, JUDGE_PID
     # the interpreter was started isolated (python -I): the instructor's Python path comes
     # from the settings, less the course folder the server was started from
     sys.path[:] = [p for p in settings["sys_path"] if p not in ("", os.getcwd())]
@@ -296,6 +336,8 @@ def serve(path: str, settings: dict) -> None:
     # scanning them would write to (and so copy) most of the memory children share with us.
     gc.disable()
     _warm_up()
+    if settings.get("judge_fd") is not None:
+        JUDGE_PID = _fork_judge(settings["judge_fd"])
     if ENABLED:
         from .sandbox import cgroups, paths
 
@@ -344,11 +386,20 @@ def request_kernel(path: str, request: dict, judge_fd: int | None = None, wait: 
 
 def ping(path: str, timeout: float = 10) -> int:
     """The server's process id, if it answers within ``timeout`` seconds."""
+    return _pong(path, timeout)["pong"]
+
+
+def forked_judge(path: str, timeout: float = 10) -> int | None:
+    """The process id of the judge the server forked, if it forked one."""
+    return _pong(path, timeout).get("judge")
+
+
+def _pong(path: str, timeout: float) -> dict:
     with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as s:
         s.settimeout(timeout)
         s.connect(path)
         framing.send(s, {"ping": True})
-        return framing.receive(s)[0]["pong"]
+        return framing.receive(s)[0]
 
 
 # -- the provisioner -----------------------------------------------------------------------

@@ -2,9 +2,12 @@
 
 Both are started before any kernel, in a private folder (mode 0700) that holds their
 sockets, the kernel spec that points at the fork server, and one folder per kernel.
-Both start with an empty environment and an isolated interpreter (``python -I``): their
-settings (the Python path, the course folder, the places kernels must not read) come as
-one JSON line on their standard input. Nothing of the instructor's environment (a
+The fork server starts with an empty environment and an isolated interpreter
+(``python -I``): its settings (the Python path, the course folder, the places kernels must
+not read) come as one JSON line on its standard input. Once it has imported torch & co., it
+forks the judge (``forkserver._fork_judge``), whose settings come on a pipe of their own
+that the fork server never reads; a judge that replaces one that died starts as the fork
+server does, in an interpreter of its own. Nothing of the instructor's environment (a
 database password, a cloud key) is in their memory or their environment block, which
 is what a kernel forked from the fork server would show in ``/proc/self/environ``.
 ``autograder grade`` owns them and hands their addresses to its workers through the
@@ -109,7 +112,7 @@ class Services:
         """Start both servers for the course in ``course_root``; ``keep_out``: places kernels
         must not read beside the course folder (``kept_out``; nbgrader's default exchange
         when not given). With ``wait=False`` it returns once both are launched: the caller
-        starts its own work meanwhile (each server imports torch, ~1.5 s) and calls
+        starts its own work meanwhile (the fork server imports torch, ~3 s of CPU) and calls
         ``wait_ready`` (and ``close`` if that fails)."""
         folder = Path(tempfile.mkdtemp(prefix="autograder-run-", dir=short_temp()))
         os.chmod(folder, 0o700)
@@ -122,8 +125,7 @@ class Services:
         log.parent.mkdir(parents=True, exist_ok=True)
         services._log = open(log, "a")  # the servers' own logging, never a student's output
         try:
-            services._launch("fork")
-            services._launch("judge")
+            services._launch("fork")  # and, forked from it once it is warm, the judge
             if wait:
                 services.wait_ready()
         except BaseException:  # a server that cannot start, or Ctrl-C meanwhile: none is left behind
@@ -152,18 +154,37 @@ class Services:
         return [sys.executable, "-I", "-c", BOOT, f"autograder-{which}"]
 
     def _launch(self, which: str) -> None:
+        """Start a server in an interpreter of its own; the fork server with a pipe holding
+        the judge's settings, from which the judge it forks reads them (``forkserver._fork_judge``)."""
         Path(self.fork_socket if which == "fork" else self.judge_socket).unlink(missing_ok=True)
-        process = subprocess.Popen(self._command(which), stdin=subprocess.PIPE,
-                                   stdout=subprocess.DEVNULL, stderr=self._log, env=environment(), cwd=self.folder)
-        self.processes[which] = process
+        settings, to_judge = self.settings(which), None
+        if which == "fork":
+            Path(self.judge_socket).unlink(missing_ok=True)
+            self.processes.pop("judge", None)  # (``wait_ready`` learns the forked judge's)
+            settings["judge_fd"], to_judge = os.pipe()
         try:
-            process.stdin.write((json.dumps(self.settings(which)) + "\n").encode())
-            process.stdin.close()
-        except OSError:  # it died at once: wait_ready says so
-            pass
+            process = subprocess.Popen(self._command(which), stdin=subprocess.PIPE, stdout=subprocess.DEVNULL,
+                                       stderr=self._log, env=environment(), cwd=self.folder,
+                                       pass_fds=(settings["judge_fd"],) if to_judge is not None else ())
+        except BaseException:
+            if to_judge is not None:
+                os.close(to_judge)
+            raise
+        finally:
+            if to_judge is not None:
+                os.close(settings["judge_fd"])  # (the fork server's end)
+        self.processes[which] = process
+        _tell(process.stdin, settings)
+        if to_judge is not None:
+            _tell(os.fdopen(to_judge, "wb"), self.settings("judge"))
 
     def wait_ready(self) -> None:
         _wait_for(Path(self.fork_socket), self.processes["fork"], "fork server")
+        if "judge" not in self.processes:  # the judge the fork server forked
+            pid = forkserver.forked_judge(self.fork_socket, timeout=START_TIMEOUT)
+            if pid is None:
+                raise RuntimeError("the fork server started no judge (see the kernels' log)")
+            self.processes["judge"] = forkserver.ForkedProcess(pid)
         _wait_for(Path(self.judge_socket), self.processes["judge"], "judge")
 
     def _answers(self, which: str) -> bool:
@@ -185,16 +206,20 @@ class Services:
         return all(self._answers(which) for which in ("fork", "judge"))
 
     def ensure_alive(self) -> list:
-        """Replace a server that died or stopped answering; returns the ones replaced."""
-        replaced = []
-        for which in ("fork", "judge"):
-            if not self._answers(which):
+        """Replace a server that died or stopped answering; returns the ones replaced. A new
+        fork server brings a new judge (a judge forked from the old one ends with it)."""
+        if not self._answers("fork"):
+            replaced = ["fork", "judge"]
+        elif not self._answers("judge"):
+            replaced = ["judge"]
+        else:
+            return []
+        for which in reversed(replaced):
+            if which in self.processes:  # (none for a judge a failed replacement never started)
                 self.processes[which].kill()
                 self.processes[which].wait()
-                self._launch(which)
-                replaced.append(which)
-        if replaced:
-            self.wait_ready()
+        self._launch(replaced[0])
+        self.wait_ready()
         return replaced
 
     def cpu_seconds(self) -> dict:
@@ -223,7 +248,7 @@ class Services:
         for process in self.processes.values():
             try:
                 process.wait(timeout=5)
-            except subprocess.TimeoutExpired:
+            except (subprocess.TimeoutExpired, TimeoutError):  # (a forked judge's handle: TimeoutError)
                 process.kill()
                 process.wait()
         if self._log:
@@ -248,6 +273,15 @@ class Services:
         (folder / "ipc").mkdir()
         (folder / "scratch").mkdir()
         return folder
+
+
+def _tell(pipe, settings: dict) -> None:
+    """Write a server's settings, one JSON line, and close the pipe."""
+    try:
+        with pipe:
+            pipe.write((json.dumps(settings) + "\n").encode())
+    except OSError:  # it died at once: wait_ready says so
+        pass
 
 
 def _matplotlib_cache() -> str:

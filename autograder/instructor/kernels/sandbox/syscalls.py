@@ -40,9 +40,10 @@ def check(result: int, what: str) -> None:
 
 PR_SET_NO_NEW_PRIVS = 38
 PR_SET_CHILD_SUBREAPER = 36
+PR_SET_NAME = 15  # its value: the process's name (bytes, at most 15), what ps and top show
 
 
-def prctl(option: int, value: int) -> None:
+def prctl(option: int, value: int | bytes) -> None:
     check(libc.prctl(option, value, 0, 0, 0), "prctl")
 
 
