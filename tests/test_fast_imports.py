@@ -39,3 +39,18 @@ def test_a_process_that_reads_the_course_config_makes_a_gradebook_without_alembi
     assert done.returncode == 0, done.stderr[-2000:]
     students, version = done.stdout.split("\n")[:2]
     assert students == "['ada']" and len(version) == 12, done.stdout
+
+
+def test_reading_the_course_config_imports_no_nbgrader(tmp_path):
+    """``autograder grade`` reads the course's ``nbgrader_config.py`` before it knows whether its
+    own process needs nbgrader (its grading workers import it; importing it costs 1.0 s of CPU),
+    so the shortcut above waits for nbgrader to be imported; and it is there once it is."""
+    script = (
+        "import sys\n"
+        "from traitlets.config.loader import PyFileConfigLoader\n"
+        f"PyFileConfigLoader('nbgrader_config.py', path={str(ROOT)!r}).load_config()\n"
+        "print(sorted(m for m in sys.modules if m.partition('.')[0] == 'nbgrader'))\n"
+        "from nbgrader import api\n"
+        "print(api.get_alembic_version.__module__)\n")
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, cwd=tmp_path, check=True)
+    assert done.stdout.split("\n")[:2] == ["[]", "autograder.instructor.fast_imports"], done.stdout
