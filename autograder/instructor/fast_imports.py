@@ -45,8 +45,9 @@ class _ChangeOnImport(importlib.abc.MetaPathFinder):
             if finder is self or not hasattr(finder, "find_spec"):
                 continue
             spec = finder.find_spec(fullname, path, target)
-            if spec is not None and spec.loader is not None and hasattr(spec.loader, "exec_module"):
-                spec.loader = _Changed(spec.loader)
+            if spec is not None:  # the spec the import would use, its loader wrapped if it can be
+                if hasattr(spec.loader, "exec_module"):
+                    spec.loader = _Changed(spec.loader)
                 return spec
         return None
 
