@@ -143,6 +143,18 @@ def validate(page) -> str:
     return text
 
 
+# the cells of the notebook on screen that show an error (or anything else on stderr)
+ERRORS = """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-Cell')].flatMap((c, i) =>
+    c.querySelector('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]') ? [i] : [])"""
+
+
+def unexpected_errors(page, nb) -> list:
+    """The cells of ``nb``, open in ``page``, that show an error the notebook does not expect
+    (a cell that may fail before the student answers is tagged ``raises-exception``): their code."""
+    tagged = {i for i, c in enumerate(nb.cells) if "raises-exception" in c.metadata.get("tags", [])}
+    return [nb.cells[i].source[:80] for i in page.evaluate(ERRORS) if i not in tagged]
+
+
 # A notebook's cells, as a student edits and runs them
 
 def cell(page, index: int):

@@ -31,7 +31,7 @@ from pathlib import Path
 
 import pytest
 from browser_helpers import (add_cell_at_end, browser, cell, jupyter_lab, open_notebook,  # noqa: F401  (browser: a fixture)
-                             output_text, run_cell, save, start_cell, wait_for_cell, write_cell)
+                             output_text, run_cell, save, start_cell, unexpected_errors, wait_for_cell, write_cell)
 from catalogue import TRAIN_LOOP
 from helpers import ROOT, isolated_env, read, solutions
 from playwright.sync_api import TimeoutError as Timeout
@@ -148,11 +148,6 @@ def widget_cells(nb) -> dict:
 COUNTS = """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-Cell')].map(c =>
     c.classList.contains('jp-CodeCell') ? /\\[\\d+\\]/.test(c.querySelector('.jp-InputPrompt').textContent) : null)"""
 
-# the cells that show an error (or anything else on stderr)
-ERRORS = """() => [...document.querySelectorAll('.jp-NotebookPanel .jp-Cell')].flatMap((c, i) =>
-    c.querySelector('.jp-OutputArea-output[data-mime-type="application/vnd.jupyter.stderr"]') ? [i] : [])"""
-
-
 class Walk:
     """One student, one notebook: the page they read, the notebook as released, and its cells
     run here in its language."""
@@ -213,9 +208,7 @@ class Walk:
         for index, shows in widget_cells(nb).items():
             expect(cell(page, index).locator(f".jp-OutputArea {shows}").first, nb.cells[index].source).to_be_visible()
         # errors only where the notebook expects them (tagged ``raises-exception``)
-        errors = page.evaluate(ERRORS)
-        tagged = [i for i, c in enumerate(nb.cells) if "raises-exception" in c.metadata.get("tags", [])]
-        assert set(errors) <= set(tagged), [nb.cells[i].source[:80] for i in set(errors) - set(tagged)]
+        assert unexpected_errors(page, nb) == []
         # every check cell, before the student answered anything: its message alone
         checks = [i for i, c in enumerate(nb.cells) if c.cell_type == "code" and c.source.startswith("check_")]
         for index in checks:
