@@ -95,6 +95,14 @@ def test_kernels_are_fresh_processes_with_torch_already_imported(services, stage
     assert first[1].strip() == second[1].strip() == "False"  # nothing from the previous student
 
 
+def test_a_kernels_optimizers_do_not_import_torchs_compiler(services, stage):
+    """The fork server installed lessons.compiler_on_demand (torch's compiler: 0.86 s of CPU a kernel)."""
+    probe = ["import sys, torch\nw = torch.nn.Parameter(torch.ones(2))\noptimizer = torch.optim.SGD([w], lr=0.1)\n"
+             "(w * w).sum().backward()\noptimizer.step()\noptimizer.zero_grad()\n"
+             "print(w.tolist(), 'torch._dynamo' in sys.modules)"]
+    assert run(probe, services, stage)[0].strip() == "[0.800000011920929, 0.800000011920929] False"
+
+
 def test_only_what_python_prints_is_kept(services, stage):
     """Writes that bypass Python (straight to descriptors 1 and 2) go to /dev/null: ipykernel's
     capture of them is off in grading kernels (``forkserver.NO_FD_CAPTURE``)."""
