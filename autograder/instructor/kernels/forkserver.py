@@ -109,6 +109,7 @@ def _warm_up() -> None:
     matplotlib.use("module://matplotlib_inline.backend_inline")
     import matplotlib.pyplot  # noqa: F401
     import torch  # noqa: F401
+    import torch.fx.experimental.symbolic_shapes  # noqa: F401  (sympy: Module.to_empty imports it, 0.22 s)
     import torch.optim  # noqa: F401
 
     from lessons import compiler_on_demand
