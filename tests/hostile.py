@@ -80,6 +80,8 @@ def _append(nb, cell_id, source):
     return nb
 
 
+# a loop that never ends, as a student's forgotten exit: the check that runs it times out (its
+# cell alone: the answer cell only defines it, so the class pays the cell timeout once, not twice)
 LOOP = "def train(model, optimizer, loss_fn, batches):\n    while True:\n        pass\n"
 # the right fit_line, and a check that passes in the judge, then raises an error whose class name
 # and text hold escape sequences (clear the screen, set the window's title, go up a line, a
@@ -95,8 +97,7 @@ ESCAPED_ERROR = (
 
 # name → (how to make it from the solved notebook, or raw file text; test cells lost)
 HOSTILE = {
-    "loops_forever": (lambda nb: _set(nb, "train_loop", LOOP + "train(None, None, None, None)\n"),
-                      {"train_loop_tests"}),
+    "loops_forever": (lambda nb: _set(nb, "train_loop", LOOP), {"train_loop_tests"}),
     "allocates_50_gb": (lambda nb: _set(nb, "fit_line", "buffer = bytearray(50 * 2**30)\n"),
                         {"fit_line_tests"}),
     "exits_the_process": (lambda nb: _set(nb, "train_loop", "import os\nos._exit(1)\n"),
