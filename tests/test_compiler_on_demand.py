@@ -30,7 +30,6 @@ SCRIPT = textwrap.dedent('''
         shim.USE_GRAD_NAMES = ()  # what torch's step wrapper would use in another version
         sys.modules["lessons.compiler_on_demand"] = shim
     import lessons  # (as every lesson's set-up cell, after torch)
-    from lessons import compiler_on_demand
 
     found = {"step replaced": getattr(torch.optim.SGD.step, "until_compiled", False), "params": {}}
     torch.manual_seed(0)
